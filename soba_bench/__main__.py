@@ -1,0 +1,3 @@
+from soba_bench.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Command-line interface: ``soba-bench <command>``; each command is a small module."""

@@ -1,0 +1,51 @@
+"""``soba-bench`` entry point. Commands register themselves in one registry."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from soba_bench import __version__
+from soba_bench.errors import SobaBenchError
+
+# name -> module under soba_bench.cli; each module has add_arguments(parser) and run(args).
+COMMANDS = {
+    "inspect": "soba_bench.cli.inspect_cmd",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="soba-bench",
+        description="Replay, score and benchmark SOBA's context compaction on long agent "
+        "sessions.",
+    )
+    parser.add_argument("--version", action="version", version=f"soba-bench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        doc = (module.__doc__ or "").strip().splitlines()[0]
+        cmd = sub.add_parser(name, help=doc, description=(module.__doc__ or "").strip(),
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(cmd)
+        cmd.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except SobaBenchError as exc:
+        print(f"soba-bench {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""The project's documented error types.
+
+Everything soba-bench raises on bad input is a :class:`SobaBenchError`; the CLI turns it into
+a one-line message and a non-zero exit. Input errors name the file, the line, the field and the
+value, and say what would be accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_MAX_VALUE_CHARS = 80
+
+
+def describe_value(value: Any) -> str:
+    """A short, printable rendering of an offending value for error messages."""
+    text = repr(value)
+    if len(text) > _MAX_VALUE_CHARS:
+        text = text[: _MAX_VALUE_CHARS - 3] + "..."
+    return text
+
+
+class SobaBenchError(Exception):
+    """Base class of every error soba-bench reports on purpose."""
+
+    exit_code = 2
+
+
+class InputError(SobaBenchError):
+    """Bad input data: names where (file, line), what (field, value) and what is accepted."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        value: Any = None,
+        has_value: bool = False,
+        expected: str | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.field = field
+        self.value = value
+        self.has_value = has_value
+        self.expected = expected
+        self.reason = message
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = str(self.path)
+            if self.line is not None:
+                where += f":{self.line}"
+            where += ": "
+        text = where + self.reason
+        if self.field is not None:
+            text += f" (field {self.field!r}"
+            if self.has_value:
+                text += f", value {describe_value(self.value)}"
+            text += ")"
+        if self.expected:
+            text += f"; expected {self.expected}"
+        return text
+
+
+class ConfigError(SobaBenchError):
+    """An invalid configuration (SOBA's own messages for SOBA's rules)."""
+
+
+class UnknownNameError(SobaBenchError, KeyError):
+    """A registry lookup for a name that is not registered; lists the valid names."""
+
+    def __init__(self, kind: str, name: str, valid: list[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.valid = valid
+        super().__init__(f"unknown {kind} {name!r}; valid names: {', '.join(valid) or '(none)'}")
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the whole message
+        return self.args[0]

@@ -1,0 +1,59 @@
+"""Meter stage: token counting. One registry of meters, keyed by name.
+
+* ``soba``: SOBA's estimator, exactly (the default: SOBA's decisions depend on it).
+* ``tiktoken:<encoding>``: real BPE counts, offline (e.g. ``tiktoken:cl100k_base``).
+"""
+
+from __future__ import annotations
+
+from soba_bench.errors import UnknownNameError
+from soba_bench.meter import soba
+from soba_bench.meter.base import CachedMeter, Meter, count_items
+from soba_bench.registry import Registry
+
+DEFAULT_METER = "soba"
+
+
+class SobaMeter:
+    """SOBA's estimator. Not cached: estimating is cheaper than hashing the item."""
+
+    name = "soba"
+
+    def count_item(self, item):
+        return soba.estimate_item(item)
+
+    def count_text(self, text):
+        return soba.estimate_text(text)
+
+    def count_non_session(self, text):
+        return soba.estimate_non_session(text)
+
+
+def _tiktoken(encoding: str) -> Meter:
+    from soba_bench.meter.tiktoken_meter import TiktokenMeter
+
+    return CachedMeter(TiktokenMeter(encoding))
+
+
+METERS: Registry = Registry("meter")
+METERS.add("soba", lambda param=None: SobaMeter())
+METERS.add("tiktoken", _tiktoken)
+
+_INSTANCES: dict[str, Meter] = {}
+
+
+def get_meter(name: str = DEFAULT_METER) -> Meter:
+    """A meter by name (``soba``, ``tiktoken:cl100k_base``...), shared per process so its
+    per-item cache is shared across a sweep."""
+    if name in _INSTANCES:
+        return _INSTANCES[name]
+    family, _, param = name.partition(":")
+    if family not in METERS or (family == "tiktoken" and not param):
+        valid = ["soba", "tiktoken:<encoding> (e.g. tiktoken:cl100k_base)"]
+        raise UnknownNameError("meter", name, valid)
+    meter = METERS.get(family)(param) if param else METERS.get(family)()
+    _INSTANCES[name] = meter
+    return meter
+
+
+__all__ = ["DEFAULT_METER", "METERS", "CachedMeter", "Meter", "count_items", "get_meter"]

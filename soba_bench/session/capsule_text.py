@@ -1,0 +1,94 @@
+"""The capsule text the model sees (engine.md h.1), and the capsule's model-input prefix (a.6).
+
+The same text is what the meter measures, so it must match SOBA character for character.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from soba_bench.jscompat import js_string, js_truthy
+
+CAPSULE_TITLE = "SOBA Context Capsule"
+
+
+def _bullets(values: list) -> str:
+    return "\n".join(f"- {js_string(v)}" for v in values)
+
+
+def serialize_portable_state(state: dict[str, Any]) -> str:
+    sections = [f"## Goal\n{js_string(state.get('goal'))}"]
+    for key, title in (
+        ("constraints", "Constraints"),
+        ("completed", "Completed"),
+        ("inProgress", "In Progress"),
+        ("pending", "Pending"),
+    ):
+        if state.get(key):
+            sections.append(f"## {title}\n{_bullets(state[key])}")
+    decisions = state.get("decisions") or []
+    if decisions:
+        lines = []
+        for d in decisions:
+            decision = js_string(d.get("decision"))
+            rationale = d.get("rationale")
+            if js_truthy(rationale):
+                lines.append(f"- {decision} (rationale: {js_string(rationale)})")
+            else:
+                lines.append(f"- {decision}")
+        sections.append("## Decisions\n" + "\n".join(lines))
+    for key, title in (("blockers", "Blockers"), ("nextSteps", "Next Steps")):
+        if state.get(key):
+            sections.append(f"## {title}\n{_bullets(state[key])}")
+    return "\n\n".join(sections)
+
+
+def serialize_capsule_context(
+    state: dict[str, Any], artifacts: dict[str, Any], skills: list[dict[str, Any]]
+) -> str:
+    lines = [f"- Verification status: {js_string(artifacts.get('verificationStatus'))}"]
+    lines += [f"- Modified: {js_string(p)}" for p in artifacts.get("modifiedFiles", [])]
+    lines += [f"- Read: {js_string(p)}" for p in artifacts.get("readFiles", [])]
+    lines += [
+        f"- Verification command: {js_string(c)}" for c in artifacts.get("verificationCommands", [])
+    ]
+    lines += [f"- Checkpoint: {js_string(s)}" for s in artifacts.get("checkpointSummaries") or []]
+    sections = [serialize_portable_state(state), "## Artifacts\n" + "\n".join(lines)]
+    if skills:
+        sections.append(
+            "## Active Skills\n"
+            + "\n".join(
+                f"- {js_string(s.get('name'))} ({js_string(s.get('scope'))}, revision "
+                f"{js_string(s.get('revision'))}, hash {js_string(s.get('contentHash'))})"
+                for s in skills
+            )
+        )
+    return "\n\n".join(sections)
+
+
+def capsule_text(capsule: dict[str, Any]) -> str:
+    """The full system-message text of a capsule: title, blank line, sections."""
+    return f"{CAPSULE_TITLE}\n\n" + serialize_capsule_context(
+        capsule["portableState"], capsule["artifacts"], capsule.get("activatedSkills") or []
+    )
+
+
+def capsule_input_items(
+    capsule: dict[str, Any], compatibility_key: str | None = None
+) -> list[dict[str, Any]]:
+    """The capsule's model-input prefix: native items when the provider key matches the
+    capsule's native continuation, else one portable system message."""
+    native = capsule.get("nativeContinuation")
+    if (
+        native is not None
+        and compatibility_key
+        and native.get("compatibilityKey") == compatibility_key
+    ):
+        return list(native.get("items") or [])
+    return [
+        {
+            "type": "message",
+            "role": "system",
+            "content": [{"type": "input_text", "text": capsule_text(capsule)}],
+        }
+    ]
