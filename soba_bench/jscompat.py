@@ -25,12 +25,25 @@ def utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def _js_double(value: int) -> int | float:
+    """A JSON integer as the double JavaScript holds: exact below 2**53, else rounded (and
+    printed in exponent form from 1e21), Infinity past the double range."""
+    if abs(value) < 2**53:
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def js_number(value: float | int) -> str:
     """``String(number)`` as JavaScript prints it (ECMA-262 Number::toString)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        value = _js_double(value)
+        if isinstance(value, int):
+            return str(value)
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
@@ -86,7 +99,9 @@ def js_json_stringify(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        value = _js_double(value)
+        if isinstance(value, int):
+            return str(value)
     if isinstance(value, float):
         return "null" if math.isnan(value) or math.isinf(value) else js_number(value)
     if isinstance(value, str):
@@ -114,3 +129,55 @@ def js_truthy(value: Any) -> bool:
     if isinstance(value, str):
         return value != ""
     return True
+
+
+# ECMAScript WhiteSpace + LineTerminator: what ``\s`` and ``String.prototype.trim`` use.
+# Python's own notion differs (it includes \x1c-\x1f and \x85, and lacks \ufeff).
+JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+JS_WS_CLASS = f"[{JS_WHITESPACE}]"
+JS_NOT_LINE_TERMINATOR = "[^\n\r\u2028\u2029]"  # what ``.`` matches in a JS regex
+_TRIM_RE = re.compile(f"^{JS_WS_CLASS}+|{JS_WS_CLASS}+$")
+_TRIM_END_RE = re.compile(f"{JS_WS_CLASS}+$")
+_WS_RUN_RE = re.compile(f"{JS_WS_CLASS}+")
+
+
+def js_trim(text: str) -> str:
+    return _TRIM_RE.sub("", text)
+
+
+def js_trim_end(text: str) -> str:
+    return _TRIM_END_RE.sub("", text)
+
+
+def js_collapse_whitespace(text: str) -> str:
+    """``text.replaceAll(/\\s+/g, " ")``."""
+    return _WS_RUN_RE.sub(" ", text)
+
+
+def js_slice(text: str, start: int, end: int | None = None) -> str:
+    """``text.slice(start, end)`` in UTF-16 code units (may split a surrogate pair, as JS
+    does; the half is kept as a lone surrogate)."""
+    if text.isascii() or all(ord(ch) <= 0xFFFF for ch in text):
+        return text[start:end]
+    units = text.encode("utf-16-le", "surrogatepass")
+    n = len(units) // 2
+    s = start if start >= 0 else max(0, n + start)
+    e = n if end is None else (end if end >= 0 else max(0, n + end))
+    return units[2 * s : 2 * max(s, e)].decode("utf-16-le", "surrogatepass")
+
+
+def js_round(value: float) -> int:
+    """``Math.round``: halves round toward +infinity (Python's round is banker's)."""
+    floor = math.floor(value)
+    return floor + 1 if value - floor >= 0.5 else floor
+
+
+def js_to_fixed(value: float, digits: int) -> str:
+    """``Number.prototype.toFixed``: the exact binary value, halves rounded up in
+    magnitude (Python's format rounds halves to even)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    quantum = Decimal(1).scaleb(-digits)
+    if value == 0:
+        value = 0.0  # (-0).toFixed() has no sign in JS; (-0.001).toFixed(2) keeps it
+    return str(Decimal(value).quantize(quantum, rounding=ROUND_HALF_UP))

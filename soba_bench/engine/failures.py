@@ -1,0 +1,54 @@
+"""What counts as a failed tool output (engine.md h.4, SOBA's ``toolFailureOutput``).
+
+Shared by the deterministic blockers and the validator's ``lost_blocker`` check, so the two
+always agree. Only explicit failure signals count; source code that merely contains the word
+"error" does not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from soba_bench.jscompat import JS_WS_CLASS, js_string, js_trim
+from soba_bench.session import entries as E
+
+# JS regex without the u flag: \b and /i are ASCII-only, \s is Unicode whitespace.
+_FAILURE_LINE = re.compile(
+    rf"^(?:error\b|failed\b|failure\b|exception\b|fatal\b|panic\b|✖{JS_WS_CLASS}*error\b)",
+    re.IGNORECASE | re.ASCII,
+)
+_ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def output_text(item: dict[str, Any]) -> Any:
+    """The output as SOBA reads it: a string, or the text blocks joined with newlines."""
+    output = item.get("output")
+    if item.get("type") == E.FUNCTION_CALL_OUTPUT and isinstance(output, list):
+        return "\n".join(
+            js_string(block.get("text"))
+            for block in output
+            if isinstance(block, dict) and "text" in block
+        )
+    return output
+
+
+def tool_failure_output(item: dict[str, Any]) -> str | None:
+    """The failure text of a failed tool output, else None."""
+    kind = item.get("type")
+    if kind not in E.OUTPUT_TYPES:
+        return None
+    output = output_text(item)
+    status = item.get("status")
+    if status is not None:
+        return output if status == "failed" else None
+    if kind == E.LOCAL_SHELL_CALL_OUTPUT and "exit_code" in item:
+        # JS quirk kept: exit_code null is "defined and not 0", so it counts as a failure.
+        return None if item["exit_code"] == 0 and item["exit_code"] is not False else output
+    if not isinstance(output, str):
+        return None
+    for line in _ANSI_COLOUR.sub("", output).split("\n"):
+        line = js_trim(line)
+        if line:
+            return output if _FAILURE_LINE.match(line) else None
+    return None

@@ -1,0 +1,359 @@
+"""The context manager: plans, strictly sequential execution, and every outcome with SOBA's
+reason texts (engine.md e.1, e.2, d.4, d.6). The only append is the capsule at step 12."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from soba_bench.engine import outcome as O
+from soba_bench.engine.attempt import (
+    AbortSignal,
+    AttemptContext,
+    Interrupted,
+    RealClock,
+    VirtualClock,
+    reason_message,
+    reason_text,
+)
+from soba_bench.engine.branch import LiveBranch
+from soba_bench.engine.config import EngineConfig
+from soba_bench.engine.cutpoint import find_cut_point
+from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted
+from soba_bench.engine.memory import capsule_to_memory, should_mirror
+from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
+from soba_bench.engine.policy import CONTEXT_OVERFLOW, HARD_LIMIT, USER_REQUEST, TriggerPolicy
+from soba_bench.engine.snapshot import ContextMeter, ContextSnapshot
+from soba_bench.engine.strategies.base import GenerationInput, Strategy
+from soba_bench.engine.strategies.deterministic import DeterministicStrategy
+from soba_bench.engine.variants import EngineVariant, get_variant
+from soba_bench.jscompat import js_number, js_to_fixed
+
+log = logging.getLogger("soba_bench.engine.manager")
+
+MANUAL_SYSTEM_PROMPT_TOKENS = 1000  # /compact hard-codes these (engine.md b.2)
+MANUAL_TOOL_SCHEMA_TOKENS = 500
+
+
+class ContextManager:
+    """Owns the meter, the policy and the generator for one branch."""
+
+    def __init__(
+        self,
+        branch: LiveBranch,
+        config: EngineConfig,
+        *,
+        chain: Sequence[Strategy] | None = None,
+        variant: EngineVariant | str | None = None,
+        clock: VirtualClock | RealClock | None = None,
+        compatibility_key: str | None = None,
+        memory_sink: Callable[[dict[str, Any]], Any] | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.branch = branch
+        self.config = config
+        self.compaction = config.compaction
+        self.variant = get_variant(variant) if isinstance(variant, str) or variant is None \
+            else variant
+        self.meter = ContextMeter(
+            config.contextWindow, config.maxOutputTokens, config.compaction.safetyReserveTokens,
+            compatibility_key,
+        )
+        self.policy = TriggerPolicy(config.compaction)
+        self.generator = CapsuleGenerator(chain or [DeterministicStrategy()], self.variant,
+                                          branch.meter)
+        self.clock = clock or VirtualClock()
+        self.memory_sink = memory_sink
+        self.last_outcome: CompactionOutcome | None = None
+        self.last_snapshot: ContextSnapshot | None = None
+        self._sequence = 0
+        self._lock = threading.Lock()
+        self._rng = random.Random(seed)
+
+    # ── measuring ───────────────────────────────────────────────────────────────
+    def get_snapshot(self, sys_tokens: float, tool_tokens: float, fingerprint: str,
+                     additional: float = 0) -> ContextSnapshot:
+        snap = self.meter.snapshot(self.branch, fingerprint, sys_tokens, tool_tokens, additional)
+        self.last_snapshot = snap
+        return snap
+
+    def record_provider_usage(self, input_tokens: float, through_entry_id: str | None,
+                              fingerprint: str) -> None:
+        self.meter.record_provider_usage(input_tokens, through_entry_id, fingerprint)
+
+    def update_model_limits(self, context_window: float, output_reserve: float) -> None:
+        window = max(1, int(context_window))
+        largest = max(1, window - self.meter.safety_reserve_tokens - 1)
+        reserve = min(max(1, int(output_reserve)), largest)
+        if window == self.meter.context_window and reserve == self.meter.max_output_tokens:
+            return
+        self.meter.update_limits(window, reserve)
+        self.last_snapshot = None
+
+    # ── plans ───────────────────────────────────────────────────────────────────
+    def _operation_id(self) -> str:
+        self._sequence += 1
+        return f"{self.branch.session_id}:compact:{self.clock.epoch_ms()}:{self._sequence}"
+
+    def create_plan(self, trigger: str, snapshot: ContextSnapshot, required: bool,
+                    reclaimable: float = 0, ratio: float = 0,
+                    custom_instructions: str | None = None) -> CompactionPlan:
+        return CompactionPlan(self._operation_id(), trigger, snapshot, self.branch.leaf_id,
+                              required, reclaimable, ratio, custom_instructions)
+
+    def execute_plan(self, plan: CompactionPlan, signal: AbortSignal | None = None
+                     ) -> CompactionOutcome:
+        """Plans run strictly one at a time per manager (a second caller waits)."""
+        with self._lock:
+            outcome = self._perform(plan, signal)
+            self.last_outcome = outcome
+            return outcome
+
+    # ── the attempt ─────────────────────────────────────────────────────────────
+    def _outcome(self, plan: CompactionPlan, status: str, ctx: AttemptContext, reason: str,
+                 **values: Any) -> CompactionOutcome:
+        return CompactionOutcome(status=status, trigger=plan.trigger, reason=reason,
+                                 operationId=plan.operationId, durationMs=ctx.elapsed_ms(),
+                                 required=plan.required, **values)
+
+    def _perform(self, plan: CompactionPlan, signal: AbortSignal | None) -> CompactionOutcome:
+        timeout = self.compaction.timeoutMs
+        ctx = AttemptContext(self.clock, timeout, signal)
+        try:
+            return self._attempt(plan, ctx)
+        finally:
+            ctx.close()
+
+    def _attempt(self, plan: CompactionPlan, ctx: AttemptContext) -> CompactionOutcome:
+        if ctx.aborted:
+            return self._outcome(plan, O.CANCELLED, ctx, "Compaction cancelled before generation")
+        branch = self.branch
+        if len(branch) == 0:
+            return self._outcome(plan, O.SKIPPED, ctx, "Empty session — nothing to compact")
+        start = branch.effective_window_start()
+        window = branch.entries[start:]
+        if not any(e.item is not None for e in window):
+            return self._outcome(plan, O.SKIPPED, ctx, "No items to compact")
+        cut = find_cut_point(window, self.compaction.keepRecentTokens,
+                             lambda i: branch.item_tokens(start + i))
+        compacted = [e for e in window[:cut] if e.item is not None]
+        kept = [e for e in window[cut:] if e.item is not None]
+        if not compacted:
+            return self._outcome(plan, O.SKIPPED, ctx,
+                                 "No reclaimable session history before a safe compaction boundary")
+        previous = branch.last_capsule
+        gen = GenerationInput(
+            session_id=branch.session_id,
+            branch_index=branch,
+            source_entry_ids=[e.id for e in compacted],
+            source_items=[e.item for e in compacted],
+            kept_items=[e.item for e in kept],
+            first_compacted_entry_id=compacted[0].id,
+            first_kept_entry_id=kept[0].id if kept else "root",
+            trigger=plan.trigger,
+            snapshot=plan.snapshot,
+            activated_skills=branch.active_skill_refs(),
+            previous_state=previous.data.get("portableState") if previous else None,
+            custom_instructions=plan.customInstructions,
+            compatibility_key=self.meter.compatibility_key,
+        )
+        kept_tokens = branch.tokens_from(start + cut)
+        try:
+            if branch.leaf_id != plan.expectedLeafId:
+                return self._outcome(plan, O.STALE, ctx,
+                                     "Session leaf changed before capsule generation")
+            fallback = False
+            try:
+                result = self.generator.generate(gen, ctx, branch, plan.required, kept_tokens)
+            except (Interrupted, GenerationAborted):
+                # A provider deadline is a model failure, not a reason to drop the barrier;
+                # a real (external) abort still appends nothing.
+                if not ctx.timed_out or ctx.externally_aborted:
+                    raise
+                result = self.generator.generate_deterministic(gen, ctx, branch, plan.required,
+                                                               kept_tokens)
+                fallback = True
+            return self._conclude(plan, ctx, result, fallback)
+        except Exception as exc:  # SOBA's catch-all: cancelled if aborted, else failed
+            if ctx.aborted:
+                return self._outcome(plan, O.CANCELLED, ctx, reason_message(ctx.reason),
+                                     error=_error_text(exc))
+            log.warning("capsule generation failed: %s", exc)
+            return self._outcome(plan, O.FAILED, ctx, "Capsule generation failed",
+                                 error=_error_text(exc))
+
+    def _conclude(self, plan: CompactionPlan, ctx: AttemptContext, result, fallback: bool
+                  ) -> CompactionOutcome:
+        draft, validation = result.draft, result.validation
+        if ctx.externally_aborted or (ctx.aborted and not fallback):
+            reason = ctx.external.reason if ctx.externally_aborted else ctx.reason
+            return self._outcome(plan, O.CANCELLED, ctx, reason_message(reason), draft=draft)
+        common = dict(strategy=result.strategy_used, metrics=draft.metrics, validation=validation,
+                      draft=draft, timeout_fallback=fallback)
+        if self.branch.leaf_id != plan.expectedLeafId:
+            return self._outcome(plan, O.STALE, ctx,
+                                 "Session leaf changed while capsule was being generated", **common)
+        common["quality"] = draft.quality
+        timeout = js_number(self.compaction.timeoutMs)
+        if not validation.valid:
+            messages = "; ".join(e.message for e in validation.errors)
+            if plan.required and fallback:
+                reason = (f"Compaction model timed out after {timeout}ms; deterministic fallback "
+                          f"validation failed: {messages}")
+            else:
+                reason = f"Validation failed: {messages}"
+            return self._outcome(plan, O.FAILED, ctx, reason, **common)
+        roi_failure = self._actual_soft_roi_failure(plan, draft.metrics)
+        if roi_failure:
+            return self._outcome(plan, O.SKIPPED, ctx, roi_failure, **common)
+        checkpoint_id = self._new_checkpoint_id()
+        fields = {
+            "checkpointId": checkpoint_id,
+            "trigger": plan.trigger,
+            "strategy": result.strategy_used,
+            "quality": draft.quality,
+            "portableState": draft.portableState,
+            "artifacts": draft.artifacts,
+            "activatedSkills": draft.activatedSkills,
+        }
+        if draft.nativeContinuation is not None:
+            fields["nativeContinuation"] = draft.nativeContinuation
+        fields["provenance"] = draft.provenance
+        fields["metrics"] = draft.metrics
+        capsule = self.branch.append_capsule(fields)
+        # The watermark measured the request before this capsule; the post-check must not
+        # reuse it.
+        self.meter.invalidate_watermark()
+        self._mirror(capsule.data)
+        reason = (f"Compaction model timed out after {timeout}ms; completed using deterministic "
+                  "fallback") if fallback else f"Compaction completed using {result.strategy_used} strategy"
+        return self._outcome(plan, O.COMPLETED, ctx, reason, checkpointId=checkpoint_id,
+                             capsule=capsule, **common)
+
+    def _actual_soft_roi_failure(self, plan: CompactionPlan, metrics: dict[str, Any]) -> str | None:
+        if plan.required or plan.trigger == USER_REQUEST:
+            return None
+        cfg = self.compaction
+        if metrics["reclaimedTokens"] < cfg.minReclaimableTokens:
+            return (f"Actual reclaimed tokens ({js_number(metrics['reclaimedTokens'])}) below "
+                    f"minReclaimableTokens ({js_number(cfg.minReclaimableTokens)})")
+        if metrics["savingsRatio"] < cfg.minSavingsRatio:
+            return (f"Actual savings ratio ({js_to_fixed(metrics['savingsRatio'], 2)}) below "
+                    f"minSavingsRatio ({js_number(cfg.minSavingsRatio)})")
+        return None
+
+    def _new_checkpoint_id(self) -> str:
+        existing = self.branch.checkpoint_ids
+        for _ in range(100):
+            candidate = f"ck_{self._rng.getrandbits(48):012x}"
+            if candidate not in existing:
+                return candidate
+        return f"ck_{self.clock.epoch_ms():x}"[:15].ljust(15, "0")
+
+    def _mirror(self, capsule: dict[str, Any]) -> None:
+        if self.memory_sink is None or not should_mirror(capsule):
+            return
+        try:
+            self.memory_sink(capsule_to_memory(capsule, self.branch.session_id))
+        except Exception as exc:  # memory mirrors are advisory
+            log.warning("memory mirror failed: %s", exc)
+
+    # ── other entry points (d.4, d.6) ───────────────────────────────────────────
+    def manual_compact(self, custom_instructions: str | None = None, *,
+                       fingerprint: str | None = None, signal: AbortSignal | None = None
+                       ) -> CompactionOutcome:
+        """``/compact [instructions]``: straight to the manager with 1000/500 non-session
+        tokens, always estimated, no soft ROI minima."""
+        fp = fingerprint or f"manual_compact_{self.clock.epoch_ms()}"
+        snap = self.get_snapshot(MANUAL_SYSTEM_PROMPT_TOKENS, MANUAL_TOOL_SCHEMA_TOKENS, fp)
+        decision = self.policy.evaluate_user_request(snap)
+        if not decision.shouldCompact:
+            return CompactionOutcome(status=O.SKIPPED, trigger=USER_REQUEST,
+                                     reason=decision.reason, operationId=self._operation_id(),
+                                     durationMs=0, required=False)
+        plan = self.create_plan(USER_REQUEST, snap, False, decision.estimatedReclaimableTokens,
+                                decision.estimatedSavingsRatio, custom_instructions or None)
+        return self.execute_plan(plan, signal)
+
+    def compact_scheduled(self, trigger: str, snapshot: ContextSnapshot) -> CompactionOutcome:
+        """No pre-generation ROI, only the post-generation gate."""
+        return self.execute_plan(self.create_plan(trigger, snapshot, False))
+
+    def _required(self, trigger: str, sys_tokens: float, tool_tokens: float, fingerprint: str):
+        snap = self.get_snapshot(sys_tokens, tool_tokens, fingerprint)
+        decide = (self.policy.evaluate_hard_limit if trigger == HARD_LIMIT
+                  else self.policy.evaluate_context_overflow)
+        decision = decide(snap)
+        if not decision.shouldCompact:
+            return None, None
+        plan = self.create_plan(trigger, snap, True, decision.estimatedReclaimableTokens,
+                                decision.estimatedSavingsRatio)
+        outcome = self.execute_plan(plan)
+        post = self.get_snapshot(sys_tokens, tool_tokens, fingerprint) \
+            if outcome.status == O.COMPLETED else None
+        return outcome, post
+
+    def pre_inference_check(self, sys_tokens: float, tool_tokens: float, fingerprint: str
+                            ) -> dict[str, Any]:
+        """The older hard-limit-only entry point (d.6)."""
+        outcome, post = self._required(HARD_LIMIT, sys_tokens, tool_tokens, fingerprint)
+        if outcome is None:
+            return {"canProceed": True, "compactionPerformed": False}
+        if outcome.status != O.COMPLETED:
+            return {"canProceed": False, "compactionPerformed": False, "error": outcome.reason,
+                    "outcome": outcome}
+        if post.effectiveTokens > post.hardLimit:
+            return {"canProceed": False, "compactionPerformed": True, "outcome": outcome,
+                    "error": f"Post-compaction effective tokens ({js_number(post.effectiveTokens)})"
+                             f" still exceed hard limit ({js_number(post.hardLimit)}). "
+                             "Compaction freed insufficient context."}
+        return {"canProceed": True, "compactionPerformed": True, "outcome": outcome}
+
+    def handle_context_overflow(self, sys_tokens: float, tool_tokens: float, fingerprint: str
+                                ) -> dict[str, Any]:
+        """Always one required context_overflow plan, no per-turn limit (d.6)."""
+        outcome, post = self._required(CONTEXT_OVERFLOW, sys_tokens, tool_tokens, fingerprint)
+        if outcome.status != O.COMPLETED:
+            return {"recovered": False, "shouldRetry": False, "outcome": outcome,
+                    "error": outcome.reason}
+        if post.effectiveTokens > post.hardLimit:
+            return {"recovered": False, "shouldRetry": False, "outcome": outcome,
+                    "error": "Emergency compaction freed insufficient context. Post-compaction: "
+                             f"{js_number(post.effectiveTokens)}, hard limit: "
+                             f"{js_number(post.hardLimit)}"}
+        return {"recovered": True, "shouldRetry": True, "outcome": outcome}
+
+    def debug_info(self) -> dict[str, Any]:
+        """The sidebar numbers (engine.md l.4)."""
+        snap = self.last_snapshot
+        last = self.last_outcome
+        if last is not None:
+            last_compact = {"status": last.status, "trigger": last.trigger,
+                            "checkpointId": last.checkpointId, "durationMs": last.durationMs,
+                            "reclaimedTokens": (last.metrics or {}).get("reclaimedTokens", 0)}
+        else:
+            capsule = self.branch.last_capsule
+            last_compact = None if capsule is None else {
+                "status": O.COMPLETED, "trigger": capsule.data["trigger"],
+                "checkpointId": capsule.data["checkpointId"],
+                "durationMs": capsule.data["metrics"].get("generationDurationMs"),
+                "reclaimedTokens": capsule.data["metrics"].get("reclaimedTokens"),
+            }
+        hard = self.meter.hard_limit
+        return {
+            "source": "provider_usage" if self.meter.watermark else "estimated",
+            "safetyReserveTokens": self.meter.safety_reserve_tokens,
+            "maxOutputTokens": self.meter.max_output_tokens,
+            "contextWindow": self.meter.context_window,
+            "hardLimit": hard,
+            "effectiveTokens": snap.effectiveTokens if snap else 0,
+            "softLimit": self.policy.soft_limit_for(snap.hardLimit if snap else hard),
+            "lastCompact": last_compact,
+        }
+
+
+def _error_text(exc: BaseException) -> str:
+    return reason_text(exc.reason) if isinstance(exc, Interrupted) else str(exc)

@@ -1,0 +1,1 @@
+"""Capsule strategies, one per module, and the registry of chain slots."""

@@ -1,0 +1,329 @@
+"""The agent-loop simulator: walks a recorded transcript and calls the engine exactly where
+SOBA's agent loop would (conformance README section 5, rules R1-R8).
+
+Turns open at user messages (or at ``turn_start`` flight records), a preflight barrier runs
+before the first model output after new inputs, flush barriers stand in for requests whose
+response is not in the transcript, ``turn_complete`` is scheduled after a clean turn and
+milestones after ``checkpoint`` results. The transcript's own capsules and legacy compactions
+are dropped so the engine decides afresh; every other entry keeps its original id.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from soba_bench.engine import events as ev
+from soba_bench.engine.attempt import RealClock, VirtualClock
+from soba_bench.engine.branch import LiveBranch
+from soba_bench.engine.config import EngineConfig
+from soba_bench.engine.controller import BarrierResult, RequestMetrics
+from soba_bench.engine.facade import Engine
+from soba_bench.engine.failures import tool_failure_output
+from soba_bench.engine.outcome import COMPLETED
+from soba_bench.engine.strategies.base import Strategy
+from soba_bench.engine.variants import DEFAULT_VARIANT
+from soba_bench.meter import DEFAULT_METER, get_meter
+from soba_bench.replay.trace import BarrierRecord, ReplayTrace
+from soba_bench.session import entries as E
+from soba_bench.session.entries import Entry
+from soba_bench.session.model import Session
+from soba_bench.session.turns import scan_turn_marks
+
+MODEL_OUTPUT_TYPES = frozenset({E.FUNCTION_CALL, E.LOCAL_SHELL_CALL, E.REASONING})
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    variant: str = DEFAULT_VARIANT
+    meter: str = DEFAULT_METER
+    seed: int = 0
+
+
+def classify(item: dict[str, Any]) -> str:
+    """R2: user / model output / input / ignored."""
+    kind = item.get("type")
+    if kind == E.MESSAGE:
+        role = item.get("role")
+        if role == "user":
+            return "user"
+        return "model" if role == "assistant" else "input"
+    if kind in MODEL_OUTPUT_TYPES:
+        return "model"
+    if kind in E.OUTPUT_TYPES:
+        return "input"
+    return "ignored"
+
+
+def checkpoint_event(item: dict[str, Any]) -> dict[str, Any] | None:
+    """R7: a ``checkpoint`` call with kind milestone|plan_pivot -> its scheduled event."""
+    if item.get("type") != E.FUNCTION_CALL or item.get("name") != "checkpoint":
+        return None
+    try:
+        args = json.loads(item.get("arguments"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not isinstance(args, dict) or args.get("kind") not in ("milestone", "plan_pivot"):
+        return None
+    completed, pending = args.get("completed"), args.get("pending")
+    return {
+        "kind": args["kind"],
+        "reason": args.get("reason"),
+        "nextDirection": args.get("nextDirection"),
+        "completed": completed if completed is not None else [],
+        "pending": pending if pending is not None else [],
+    }
+
+
+class Replayer:
+    """One replay of one session under one config. Use :func:`replay_session`."""
+
+    def __init__(self, session: Session, config: EngineConfig, options: ReplayOptions,
+                 chain: Sequence[Strategy] | None = None,
+                 clock: VirtualClock | RealClock | None = None) -> None:
+        self.session = session
+        self.config = config
+        self.options = options
+        self.marks = scan_turn_marks(session)
+        self.source_branch = session.active_branch
+        reserved = {e.id for e in session.tree_entries if e.id}
+        self.live = LiveBranch(session.session_id or "session", meter=get_meter(options.meter),
+                               reserved_ids=reserved)
+        self.engine = Engine.create(config, branch=self.live, chain=chain,
+                                    variant=options.variant, clock=clock, seed=options.seed)
+        self.trace = ReplayTrace(config_line={})
+        self.turn = 0
+        self.inputs_pending = False
+        self.turn_has_output = False
+        self.turn_errors = 0
+        self.checkpoint_calls: dict[Any, dict[str, Any]] = {}
+        self.queued_events: list[dict[str, Any]] = []
+        self.seq = 0
+        self.counts = {"droppedCapsules": 0, "droppedLegacyCompactions": 0,
+                       "inTurnUserItems": 0, "failedToolOutputs": 0, "ignoredItems": 0}
+        self.max_effective = 0
+        self.preflight_ms = 0.0
+
+    # ── helpers ─────────────────────────────────────────────────────────────────
+    def _metrics(self, fingerprint: str) -> RequestMetrics:
+        return RequestMetrics(self.config.systemPromptTokens, self.config.toolSchemaTokens,
+                              fingerprint, self.turn)
+
+    def _append(self, entry: Entry) -> None:
+        # Original id and content; the parent becomes the replayed leaf.
+        data = dict(entry.data)
+        data["parentId"] = self.live.leaf_id
+        self.live.append(Entry(entry.kind, data, entry.line))
+
+    def _failed(self, item: dict[str, Any]) -> bool:
+        failed_ids = self.marks.failed_call_ids
+        if failed_ids is not None:
+            return item.get("call_id") in failed_ids
+        return tool_failure_output(item) is not None
+
+    # ── the barrier (R5) ────────────────────────────────────────────────────────
+    def barrier(self, index: int, before_id: str | None, flush: bool) -> BarrierResult:
+        controller = self.engine.controller
+        if self.queued_events:
+            controller.schedule_latest_milestone(self.queued_events)
+            self.queued_events = []
+        pending = controller.pending_trigger
+        events_before = len(self.engine.events.events)
+        started = time.perf_counter()
+        result = controller.preflight(self._metrics(f"turn_{self.turn}"))
+        wall_ms = (time.perf_counter() - started) * 1000
+        self.preflight_ms += wall_ms
+        self.inputs_pending = False
+        if not result.canProceed:
+            self.turn_errors += 1
+        snap = result.snapshot
+        soft = self.engine.manager.policy.soft_limit(snap)
+        self.max_effective = max(self.max_effective, snap.effectiveTokens)
+        attempt = None
+        if result.plan is not None:
+            new_events = self.engine.events.events[events_before:]
+            attempt = self._attempt_line(index, before_id, flush, pending, result, new_events,
+                                         wall_ms)
+            self.trace.outcomes.append(result.outcome)
+        self.trace.barriers.append(BarrierRecord(
+            index, before_id, flush, self.turn, pending, snap.effectiveTokens, snap.source,
+            snap.hardLimit, soft, result.canProceed, attempt,
+        ))
+        return result
+
+    def _attempt_line(self, index, before_id, flush, pending, result: BarrierResult,
+                      new_events, wall_ms) -> dict[str, Any]:
+        self.seq += 1
+        outcome, plan = result.outcome, result.plan
+        start = next(e for e in new_events if e["type"] == ev.COMPACTION_START)
+        terminal = next(e for e in new_events if e["type"] in (
+            ev.COMPACTION_DONE, ev.COMPACTION_SKIPPED, ev.COMPACTION_FAILED,
+            ev.COMPACTION_CANCELLED))
+        completed = outcome.status == COMPLETED
+        provenance = outcome.capsule.data["provenance"] if completed else None
+        validation = outcome.validation
+        metrics = outcome.metrics or {}
+        ratio = metrics.get("savingsRatio")
+        return {
+            "kind": "attempt",
+            "seq": self.seq,
+            "entryIndex": index,
+            "beforeEntryId": before_id,
+            "flush": flush,
+            "turn": self.turn,
+            "trigger": plan.trigger,
+            "required": plan.required,
+            "pendingTrigger": pending,
+            "outcome": outcome.status,
+            "reason": outcome.reason,
+            "source": plan.snapshot.source,
+            "tokensBefore": plan.snapshot.effectiveTokens,
+            "tokensAfter": terminal["tokensAfter"],
+            "measuredTokensAfter": result.post_snapshot.effectiveTokens,
+            "reclaimed": terminal["reclaimedTokens"],
+            "savingsRatio": round(ratio, 6) if ratio is not None else None,
+            "firstKeptEntryId": provenance["firstKeptEntryId"] if provenance else None,
+            "firstCompactedEntryId": provenance["firstCompactedEntryId"] if provenance else None,
+            "compactedItemCount": len(provenance["sourceEntryIds"]) if provenance else None,
+            "strategy": outcome.strategy,
+            "quality": outcome.quality,
+            "checkpointId": outcome.checkpointId,
+            "validationErrors": [f.code for f in validation.errors] if validation else [],
+            "validationWarnings": [f.code for f in validation.warnings] if validation else [],
+            "softLimit": start["softLimit"],
+            "hardLimit": start["hardLimit"],
+            "canProceed": result.canProceed,
+            "durationMs": outcome.durationMs,
+            "generationDurationMs": metrics.get("generationDurationMs"),
+            "wallMs": round(wall_ms, 3),
+        }
+
+    # ── the walk (R2-R7) ────────────────────────────────────────────────────────
+    def run(self) -> ReplayTrace:
+        started = time.perf_counter()
+        branch = self.source_branch
+        opening = self.marks.opening_ids
+        for index, entry in enumerate(branch):
+            if entry.kind == E.CONTEXT_CAPSULE:
+                self.counts["droppedCapsules"] += 1
+                continue
+            if entry.kind == E.COMPACTION:
+                self.counts["droppedLegacyCompactions"] += 1
+                continue
+            item = entry.item
+            if item is None:  # skill activations and other tree entries, unchanged
+                self._append(entry)
+                continue
+            role = classify(item)
+            if role == "user":
+                if self.turn == 0 or opening is None or entry.id in opening:
+                    self._open_turn(index, entry)
+                else:  # an injected nudge: an input that opens no turn
+                    self.counts["inTurnUserItems"] += 1
+                    if self.inputs_pending:
+                        self.barrier(index, entry.id, flush=True)
+                    self._append(entry)
+                    self.inputs_pending = True
+            elif role == "model":
+                if self.inputs_pending:
+                    self.barrier(index, entry.id, flush=False)
+                self._append(entry)
+                self.turn_has_output = True
+                event = checkpoint_event(item)
+                if event is not None:
+                    self.checkpoint_calls[item.get("call_id")] = event
+            elif role == "input":
+                self._append(entry)
+                self.inputs_pending = True
+                if item.get("type") in E.OUTPUT_TYPES:
+                    if self._failed(item):
+                        self.turn_errors += 1
+                        self.counts["failedToolOutputs"] += 1
+                    event = self.checkpoint_calls.pop(item.get("call_id"), None)
+                    if event is not None:
+                        self.queued_events.append(event)
+            else:
+                self.counts["ignoredItems"] += 1
+        if self.inputs_pending and self.turn >= 1:
+            self.barrier(len(branch), None, flush=True)
+        return self._finish((time.perf_counter() - started) * 1000)
+
+    def _open_turn(self, index: int, entry: Entry) -> None:
+        if self.inputs_pending and self.turn >= 1:
+            self.barrier(index, entry.id, flush=True)
+        if self.turn >= 1 and self.turn_has_output:
+            self.engine.controller.schedule_turn_complete("completed", self.turn_errors)
+        self.turn += 1
+        self.turn_has_output = False
+        self.turn_errors = 0
+        self._append(entry)
+        self.inputs_pending = True
+
+    def _finish(self, replay_ms: float) -> ReplayTrace:
+        session, trace = self.session, self.trace
+        final = self.engine.manager.get_snapshot(
+            self.config.systemPromptTokens, self.config.toolSchemaTokens, f"turn_{self.turn}")
+        trace.capsules = [e.data for e in self.live.entries if e.kind == E.CONTEXT_CAPSULE]
+        trace.entries = list(self.live.entries)
+        trace.events = list(self.engine.events.events)
+        trace.stats = {
+            "entriesInFile": len(session.lines),
+            "branchEntries": len(self.source_branch),
+            "replayedEntries": len(self.source_branch) - self.counts["droppedCapsules"]
+            - self.counts["droppedLegacyCompactions"],
+            **{k: v for k, v in self.counts.items() if k != "ignoredItems"},
+            "turns": self.turn,
+            "turnSource": self.marks.turn_source,
+            "toolErrorSource": self.marks.error_source,
+        }
+        trace.final_state = {
+            "finalEffectiveTokens": final.effectiveTokens,
+            "maxEffectiveTokens": self.max_effective,
+            "ignoredItems": self.counts["ignoredItems"],
+            "replayMs": round(replay_ms, 2),
+            "preflightMs": round(self.preflight_ms, 2),
+            "entriesPerSec": round(len(self.source_branch) / (replay_ms / 1000), 1)
+            if replay_ms > 0 else None,
+        }
+        return trace
+
+
+def replay_session(session: Session, config: EngineConfig,
+                   options: ReplayOptions | None = None, *,
+                   chain: Sequence[Strategy] | None = None,
+                   clock: VirtualClock | RealClock | None = None) -> ReplayTrace:
+    """Replay one session under one engine config and return the trace."""
+    options = options or ReplayOptions()
+    replayer = Replayer(session, config, options, chain=chain, clock=clock)
+    replayer.trace.config_line = config_line(session, config, replayer, options)
+    return replayer.run()
+
+
+def config_line(session: Session, config: EngineConfig, replayer: Replayer,
+                options: ReplayOptions) -> dict[str, Any]:
+    meter = replayer.live.meter
+    branch_tokens = sum(meter.count_item(e.item) for e in replayer.source_branch
+                        if e.item is not None)
+    return {
+        "kind": "config",
+        "session": session.path.rsplit("/", 1)[-1] if session.path else None,
+        "sessionId": session.session_id,
+        "contextWindow": config.contextWindow,
+        "maxOutputTokens": config.maxOutputTokens,
+        "systemPromptTokens": config.systemPromptTokens,
+        "toolSchemaTokens": config.toolSchemaTokens,
+        "compactionRequested": config.compactionRequested.to_dict(),
+        "compaction": config.compaction.to_dict(),
+        "hardLimit": config.hardLimit,
+        "fileLines": len(session.lines),
+        "branchEntries": len(replayer.source_branch),
+        "branchItemTokens": branch_tokens,
+        "meterSource": "estimated",
+        "meter": meter.name,
+        "strategy": "deterministic-only",
+        "engine": f"soba-bench {options.variant}",
+        "variant": options.variant,
+    }
