@@ -13,6 +13,7 @@ from soba_bench.errors import SobaBenchError
 # name -> module under soba_bench.cli; each module has add_arguments(parser) and run(args).
 COMMANDS = {
     "inspect": "soba_bench.cli.inspect_cmd",
+    "replay": "soba_bench.cli.replay_cmd",
 }
 
 
