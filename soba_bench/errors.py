@@ -7,14 +7,19 @@ value, and say what would be accepted.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 _MAX_VALUE_CHARS = 80
 
 
 def describe_value(value: Any) -> str:
-    """A short, printable rendering of an offending value for error messages."""
-    text = repr(value)
+    """A short rendering of an offending value for error messages, as JSON when it is JSON
+    (``null``, ``true``, ``{"a": 1}``) since that is how the user wrote it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
     if len(text) > _MAX_VALUE_CHARS:
         text = text[: _MAX_VALUE_CHARS - 3] + "..."
     return text
@@ -62,6 +67,8 @@ class InputError(SobaBenchError):
             if self.has_value:
                 text += f", value {describe_value(self.value)}"
             text += ")"
+        elif self.has_value:
+            text += f" (value {describe_value(self.value)})"
         if self.expected:
             text += f"; expected {self.expected}"
         return text

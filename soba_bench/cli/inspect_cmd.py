@@ -21,11 +21,15 @@ from soba_bench.session.turns import scan_turn_marks
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", help="SOBA session file (.jsonl or .jsonl.gz)")
-    parser.add_argument("--meter", default=DEFAULT_METER,
-                        help="token meter: soba (default) or tiktoken:<encoding>")
+    parser.add_argument(
+        "--meter", default=DEFAULT_METER, help="token meter: soba (default) or tiktoken:<encoding>"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--lenient", action="store_true",
-                        help="skip unreadable lines (counted and reported) instead of failing")
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="skip unreadable lines (counted and reported) instead of failing",
+    )
 
 
 def item_kind(item: dict[str, Any]) -> str:
@@ -81,12 +85,16 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, ensure_ascii=False))
         return 0
     print(f"session   {summary['session']}  (id {summary['sessionId']})")
-    print(f"entries   {summary['entries']} lines, {summary['treeEntries']} tree entries, "
-          f"{summary['branchEntries']} on the active branch (leaf {summary['leafId']})")
+    print(
+        f"entries   {summary['entries']} lines, {summary['treeEntries']} tree entries, "
+        f"{summary['branchEntries']} on the active branch (leaf {summary['leafId']})"
+    )
     print(f"turns     {summary['turns']} ({summary['turnSource']})")
     print(f"tools     {summary['toolCalls']} calls, {summary['toolOutputs']} outputs")
-    print(f"capsules  {summary['capsules']} context capsules, "
-          f"{summary['legacyCompactions']} legacy compactions")
+    print(
+        f"capsules  {summary['capsules']} context capsules, "
+        f"{summary['legacyCompactions']} legacy compactions"
+    )
     print(f"tokens    {summary['branchItemTokens']} on the branch ({summary['meter']})")
     width = max((len(k) for k in summary["tokensByKind"]), default=0)
     for kind, value in summary["tokensByKind"].items():

@@ -20,8 +20,7 @@ COMMANDS = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="soba-bench",
-        description="Replay, score and benchmark SOBA's context compaction on long agent "
-        "sessions.",
+        description="Replay, score and benchmark SOBA's context compaction on long agent sessions.",
     )
     parser.add_argument("--version", action="version", version=f"soba-bench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -29,8 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
         doc = (module.__doc__ or "").strip().splitlines()[0]
-        cmd = sub.add_parser(name, help=doc, description=(module.__doc__ or "").strip(),
-                             formatter_class=argparse.RawDescriptionHelpFormatter)
+        cmd = sub.add_parser(
+            name,
+            help=doc,
+            description=(module.__doc__ or "").strip(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.add_arguments(cmd)
         cmd.set_defaults(_run=module.run)
     return parser

@@ -25,21 +25,31 @@ from soba_bench.session import read_session
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("session", help="SOBA session file (.jsonl or .jsonl.gz)")
-    parser.add_argument("overrides", nargs="*", metavar="KEY=VALUE",
-                        help="config overrides by SOBA key name")
+    parser.add_argument(
+        "overrides", nargs="*", metavar="KEY=VALUE", help="config overrides by SOBA key name"
+    )
     parser.add_argument("--config", help="CASE.json config (conformance format)")
     parser.add_argument("--decisions", type=Path, help="write the decision log here")
     parser.add_argument("--capsules", type=Path, help="write the appended capsules here")
     parser.add_argument("--checks", type=Path, help="write the barrier log here")
-    parser.add_argument("--write-session", type=Path, metavar="DIR",
-                        help="write the replayed session (capsules included) into DIR")
-    parser.add_argument("--variant", default=DEFAULT_VARIANT,
-                        help=f"engine variant (default {DEFAULT_VARIANT}; "
-                             f"one of {', '.join(VARIANTS.names())})")
+    parser.add_argument(
+        "--write-session",
+        type=Path,
+        metavar="DIR",
+        help="write the replayed session (capsules included) into DIR",
+    )
+    parser.add_argument(
+        "--variant",
+        default=DEFAULT_VARIANT,
+        help=f"engine variant (default {DEFAULT_VARIANT}; one of {', '.join(VARIANTS.names())})",
+    )
     parser.add_argument("--meter", default=DEFAULT_METER, help="token meter (default soba)")
     parser.add_argument("--seed", type=int, default=0, help="seed for checkpoint ids")
-    parser.add_argument("--lenient", action="store_true",
-                        help="skip unreadable session lines (counted) instead of failing")
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="skip unreadable session lines (counted) instead of failing",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -54,11 +64,20 @@ def load_config_data(path: str | None) -> dict:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read config file: {exc}", path=str(p)) from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"config is not valid JSON ({exc.msg})", path=str(p), line=exc.lineno,
-                         expected="a JSON object") from None
+        raise InputError(
+            f"config is not valid JSON ({exc.msg})",
+            path=str(p),
+            line=exc.lineno,
+            expected="a JSON object",
+        ) from None
     if not isinstance(data, dict):
-        raise InputError("config must be a JSON object", path=str(p), value=data, has_value=True,
-                         expected='{"contextWindow": ..., "compaction": {...}}')
+        raise InputError(
+            "config must be a JSON object",
+            path=str(p),
+            value=data,
+            has_value=True,
+            expected='{"contextWindow": ..., "compaction": {...}}',
+        )
     return data
 
 

@@ -109,9 +109,12 @@ def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) ->
                 if name in ("write", "edit") and js_truthy(path):
                     modified.add(path)
                 command = args.get("command") if isinstance(args, dict) else None
-                if name == "bash" and js_truthy(command):
-                    if any(js_includes(command, k) for k in keywords):
-                        commands.add(command)
+                if (
+                    name == "bash"
+                    and js_truthy(command)
+                    and any(js_includes(command, k) for k in keywords)
+                ):
+                    commands.add(command)
                 if name == "checkpoint" and not portable:
                     facts = parse_checkpoint_facts(args)
                     if facts is not None:

@@ -87,9 +87,7 @@ class LiveBranch:
             checkpoint = entry.data.get("checkpointId")
             self.checkpoint_ids.add(checkpoint)
             self._historical += self.meter.count_item(_placeholder_item(checkpoint))
-            self._skills = {
-                ref.get("name"): ref for ref in entry.data.get("activatedSkills") or []
-            }
+            self._skills = {ref.get("name"): ref for ref in entry.data.get("activatedSkills") or []}
         elif entry.kind == E.SKILL_ACTIVATION:
             skill = entry.data.get("skill") or {}
             if entry.data.get("action") == "activate":
@@ -104,7 +102,9 @@ class LiveBranch:
     def append_item(self, item: dict[str, Any], entry_id: str | None = None) -> Entry:
         """Append a model item as a child of the leaf (a new id unless one is given)."""
         return self.append(
-            E.make_item_entry(entry_id or self.new_entry_id(), self.leaf_id, self._clock_iso(), item)
+            E.make_item_entry(
+                entry_id or self.new_entry_id(), self.leaf_id, self._clock_iso(), item
+            )
         )
 
     def append_capsule(self, fields: dict[str, Any]) -> Entry:

@@ -131,14 +131,32 @@ def resolve_compaction(
 def _check_value(key: str, value: Any, source: str | None) -> Any:
     is_number = isinstance(value, int | float) and not isinstance(value, bool)
     if key in BOOL_KEYS and not isinstance(value, bool):
-        raise InputError("config value has the wrong type", path=source, field=key, value=value,
-                         has_value=True, expected="true or false")
+        raise InputError(
+            "config value has the wrong type",
+            path=source,
+            field=key,
+            value=value,
+            has_value=True,
+            expected="true or false",
+        )
     if key not in BOOL_KEYS and not is_number:
-        raise InputError("config value has the wrong type", path=source, field=key, value=value,
-                         has_value=True, expected="a number")
+        raise InputError(
+            "config value has the wrong type",
+            path=source,
+            field=key,
+            value=value,
+            has_value=True,
+            expected="a number",
+        )
     if is_number and not math.isfinite(value):
-        raise InputError("config value is not finite", path=source, field=key, value=value,
-                         has_value=True, expected="a finite number")
+        raise InputError(
+            "config value is not finite",
+            path=source,
+            field=key,
+            value=value,
+            has_value=True,
+            expected="a finite number",
+        )
     return value
 
 
@@ -146,26 +164,45 @@ def build_engine_config(data: dict[str, Any], *, source: str | None = None) -> E
     """An EngineConfig from a CASE.json-shaped dict (top-level keys + ``compaction`` block).
     Unknown keys and wrong types are errors that name the key."""
     if not isinstance(data, dict):
-        raise InputError("config must be a JSON object", path=source, value=data, has_value=True,
-                         expected='{"contextWindow": ..., "compaction": {...}}')
+        raise InputError(
+            "config must be a JSON object",
+            path=source,
+            value=data,
+            has_value=True,
+            expected='{"contextWindow": ..., "compaction": {...}}',
+        )
     valid_top = (*TOP_LEVEL_KEYS, "compaction")
     top: dict[str, Any] = {}
     for key, value in data.items():
         if key not in valid_top:
-            raise InputError("unknown config key", path=source, field=key,
-                             expected="one of " + ", ".join(valid_top))
+            raise InputError(
+                "unknown config key",
+                path=source,
+                field=key,
+                expected="one of " + ", ".join(valid_top),
+            )
         if key != "compaction":
             top[key] = _check_value(key, value, source)
     block = data.get("compaction", {})
     if not isinstance(block, dict):
-        raise InputError("'compaction' must be an object", path=source, field="compaction",
-                         value=block, has_value=True, expected="a JSON object")
+        raise InputError(
+            "'compaction' must be an object",
+            path=source,
+            field="compaction",
+            value=block,
+            has_value=True,
+            expected="a JSON object",
+        )
     valid_block = {f.name for f in fields(CompactionConfig)}
     merged: dict[str, Any] = {}
     for key, value in block.items():
         if key not in valid_block:
-            raise InputError("unknown compaction key", path=source, field=f"compaction.{key}",
-                             expected="one of " + ", ".join(sorted(valid_block)))
+            raise InputError(
+                "unknown compaction key",
+                path=source,
+                field=f"compaction.{key}",
+                expected="one of " + ", ".join(sorted(valid_block)),
+            )
         merged[key] = _check_value(key, value, source)
     if "timeoutMs" not in merged and merged.get(LEGACY_TIMEOUT_KEY) is not None:
         merged["timeoutMs"] = merged[LEGACY_TIMEOUT_KEY]
@@ -187,8 +224,12 @@ def load_engine_config(path: str | Path) -> EngineConfig:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"config is not valid JSON ({exc.msg})", path=str(p), line=exc.lineno,
-                         expected="a JSON object") from None
+        raise InputError(
+            f"config is not valid JSON ({exc.msg})",
+            path=str(p),
+            line=exc.lineno,
+            expected="a JSON object",
+        ) from None
     return build_engine_config(data, source=str(p))
 
 
@@ -197,8 +238,12 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip().removeprefix("compaction.").removeprefix("engine.")
     if not sep or not key:
-        raise InputError("override must look like KEY=VALUE", value=text, has_value=True,
-                         expected="e.g. keepRecentTokens=8000")
+        raise InputError(
+            "override must look like KEY=VALUE",
+            value=text,
+            has_value=True,
+            expected="e.g. keepRecentTokens=8000",
+        )
     try:
         value = json.loads(raw)
     except json.JSONDecodeError:
@@ -218,7 +263,12 @@ def with_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]
         elif key in valid_block:
             block[key] = value
         else:
-            raise InputError("unknown override key", field=key, value=value, has_value=True,
-                             expected="one of " + ", ".join((*TOP_LEVEL_KEYS, *sorted(valid_block))))
+            raise InputError(
+                "unknown override key",
+                field=key,
+                value=value,
+                has_value=True,
+                expected="one of " + ", ".join((*TOP_LEVEL_KEYS, *sorted(valid_block))),
+            )
     out["compaction"] = block
     return out

@@ -78,8 +78,12 @@ class ContextController:
 
     def schedule_turn_complete(self, response_status: str | None, error_count: int) -> bool:
         """After a turn: mark turn_complete iff completed cleanly (no ROI at record time)."""
-        if (self.manager is None or response_status != "completed" or error_count != 0
-                or not self.auto_compact_enabled()):
+        if (
+            self.manager is None
+            or response_status != "completed"
+            or error_count != 0
+            or not self.auto_compact_enabled()
+        ):
             return False
         self._mark(TURN_COMPLETE)
         return True
@@ -87,7 +91,11 @@ class ContextController:
     def schedule_latest_milestone(self, checkpoint_events: list[dict[str, Any]]) -> bool:
         """After a tool batch: the last milestone/plan_pivot checkpoint becomes pending."""
         latest = next(
-            (e for e in reversed(checkpoint_events) if e.get("kind") in ("milestone", "plan_pivot")),
+            (
+                e
+                for e in reversed(checkpoint_events)
+                if e.get("kind") in ("milestone", "plan_pivot")
+            ),
             None,
         )
         if latest is None or self.manager is None or not self.auto_compact_enabled():
@@ -97,11 +105,13 @@ class ContextController:
 
     # ── the barrier ─────────────────────────────────────────────────────────────
     def _snapshot(self, metrics: RequestMetrics):
-        return self.manager.get_snapshot(metrics.systemPromptTokens, metrics.toolSchemaTokens,
-                                         metrics.requestFingerprint)
+        return self.manager.get_snapshot(
+            metrics.systemPromptTokens, metrics.toolSchemaTokens, metrics.requestFingerprint
+        )
 
-    def preflight(self, metrics: RequestMetrics, signal: AbortSignal | None = None
-                  ) -> BarrierResult:
+    def preflight(
+        self, metrics: RequestMetrics, signal: AbortSignal | None = None
+    ) -> BarrierResult:
         """``performPreInferenceCheck``: the barrier before every model request."""
         if self.manager is None:
             return BarrierResult(True, False)
@@ -113,17 +123,20 @@ class ContextController:
         required = hard.shouldCompact
         key = metrics.turn_key
         if isinstance(key, int):
-            self._overflow_turns = {t for t in self._overflow_turns
-                                    if not isinstance(t, int) or t == key}
+            self._overflow_turns = {
+                t for t in self._overflow_turns if not isinstance(t, int) or t == key
+            }
         auto = self.auto_compact_enabled()
         if not required and not auto:
             self.pending = None
         if not required and auto and self.last_soft_attempt_turn != key:
             pending, self.pending = self.pending, None  # consumed, even if it fails ROI
             if pending is not None:
-                decision = (policy.evaluate_turn_complete(snapshot)
-                            if pending["trigger"] == TURN_COMPLETE
-                            else policy.evaluate_milestone(snapshot))
+                decision = (
+                    policy.evaluate_turn_complete(snapshot)
+                    if pending["trigger"] == TURN_COMPLETE
+                    else policy.evaluate_milestone(snapshot)
+                )
                 if decision.shouldCompact:
                     trigger = pending["trigger"]
             if decision is None or not decision.shouldCompact:
@@ -133,29 +146,39 @@ class ContextController:
             return BarrierResult(True, False, snapshot=snapshot)
         if not required:
             self.last_soft_attempt_turn = key
-        plan = self.manager.create_plan(trigger, snapshot, required,
-                                        decision.estimatedReclaimableTokens,
-                                        decision.estimatedSavingsRatio)
+        plan = self.manager.create_plan(
+            trigger,
+            snapshot,
+            required,
+            decision.estimatedReclaimableTokens,
+            decision.estimatedSavingsRatio,
+        )
         outcome, post = self._run(plan, metrics, signal)
         limit = post.hardLimit
         if outcome.status == O.COMPLETED and post.effectiveTokens <= limit:
-            return BarrierResult(True, True, outcome=outcome, snapshot=snapshot,
-                                 post_snapshot=post, plan=plan)
+            return BarrierResult(
+                True, True, outcome=outcome, snapshot=snapshot, post_snapshot=post, plan=plan
+            )
         if not required and post.effectiveTokens <= limit:
             # A soft barrier is advisory: it warns through its terminal event and goes on.
-            return BarrierResult(True, False, outcome=outcome, snapshot=snapshot,
-                                 post_snapshot=post, plan=plan)
+            return BarrierResult(
+                True, False, outcome=outcome, snapshot=snapshot, post_snapshot=post, plan=plan
+            )
         if outcome.status == O.COMPLETED:
-            error = (f"Post-compaction effective tokens ({js_number(post.effectiveTokens)}) still "
-                     f"exceed hard limit ({js_number(limit)}).")
+            error = (
+                f"Post-compaction effective tokens ({js_number(post.effectiveTokens)}) still "
+                f"exceed hard limit ({js_number(limit)})."
+            )
         else:
             error = outcome.reason
         self._context_error(error, post.effectiveTokens, limit)
-        return BarrierResult(False, outcome.status == O.COMPLETED, error, outcome, snapshot, post,
-                             plan)
+        return BarrierResult(
+            False, outcome.status == O.COMPLETED, error, outcome, snapshot, post, plan
+        )
 
-    def recover_context_overflow(self, metrics: RequestMetrics,
-                                 signal: AbortSignal | None = None) -> RecoveryResult:
+    def recover_context_overflow(
+        self, metrics: RequestMetrics, signal: AbortSignal | None = None
+    ) -> RecoveryResult:
         """One emergency compaction per turn after a provider context_overflow error."""
         if self.manager is None:
             return RecoveryResult(False, False, "Context manager is not configured.")
@@ -167,15 +190,21 @@ class ContextController:
         self._overflow_turns.add(key)
         snapshot = self._snapshot(metrics)
         decision = self.manager.policy.evaluate_context_overflow(snapshot)
-        plan = self.manager.create_plan(CONTEXT_OVERFLOW, snapshot, True,
-                                        decision.estimatedReclaimableTokens,
-                                        decision.estimatedSavingsRatio)
+        plan = self.manager.create_plan(
+            CONTEXT_OVERFLOW,
+            snapshot,
+            True,
+            decision.estimatedReclaimableTokens,
+            decision.estimatedSavingsRatio,
+        )
         outcome, post = self._run(plan, metrics, signal)
         if outcome.status == O.COMPLETED and post.effectiveTokens <= post.hardLimit:
             return RecoveryResult(True, True, outcome=outcome)
         if outcome.status == O.COMPLETED:
-            error = ("Emergency compaction freed insufficient context. Post-compaction: "
-                     f"{js_number(post.effectiveTokens)}, hard limit: {js_number(post.hardLimit)}")
+            error = (
+                "Emergency compaction freed insufficient context. Post-compaction: "
+                f"{js_number(post.effectiveTokens)}, hard limit: {js_number(post.hardLimit)}"
+            )
         else:
             error = outcome.reason
         self._context_error(error, post.effectiveTokens, post.hardLimit)
@@ -200,46 +229,89 @@ class ContextController:
 
     def _emit_start(self, plan: CompactionPlan) -> None:
         snap = plan.snapshot
-        self.emit({
-            "type": ev.COMPACTION_START, "timestamp": self._now(),
-            "operationId": plan.operationId, "trigger": plan.trigger,
-            "reason": ev.legacy_reason(plan.trigger), "tokensBefore": snap.effectiveTokens,
-            "effectiveTokens": snap.effectiveTokens,
-            "softLimit": self.manager.policy.soft_limit(snap), "hardLimit": snap.hardLimit,
-            "required": plan.required, "source": snap.source, "checkpointId": None,
-            "quality": None, "strategy": None, "durationMs": 0, "reclaimedTokens": 0,
-        })
+        self.emit(
+            {
+                "type": ev.COMPACTION_START,
+                "timestamp": self._now(),
+                "operationId": plan.operationId,
+                "trigger": plan.trigger,
+                "reason": ev.legacy_reason(plan.trigger),
+                "tokensBefore": snap.effectiveTokens,
+                "effectiveTokens": snap.effectiveTokens,
+                "softLimit": self.manager.policy.soft_limit(snap),
+                "hardLimit": snap.hardLimit,
+                "required": plan.required,
+                "source": snap.source,
+                "checkpointId": None,
+                "quality": None,
+                "strategy": None,
+                "durationMs": 0,
+                "reclaimedTokens": 0,
+            }
+        )
 
-    def _emit_outcome(self, plan: CompactionPlan, outcome: CompactionOutcome,
-                      measured_after: float) -> None:
+    def _emit_outcome(
+        self, plan: CompactionPlan, outcome: CompactionOutcome, measured_after: float
+    ) -> None:
         snap = plan.snapshot
         metrics = outcome.metrics
         after = metrics["estimatedTokensAfter"] if metrics else measured_after
         reclaimed = metrics["reclaimedTokens"] if metrics else max(0, snap.effectiveTokens - after)
         soft = self.manager.policy.soft_limit(snap)
-        common = {"timestamp": self._now(), "operationId": plan.operationId,
-                  "trigger": plan.trigger}
+        common = {
+            "timestamp": self._now(),
+            "operationId": plan.operationId,
+            "trigger": plan.trigger,
+        }
         if outcome.status == O.COMPLETED:
-            self.emit({
-                "type": ev.COMPACTION_DONE, **common, "reason": ev.legacy_reason(plan.trigger),
-                "tokensBefore": snap.effectiveTokens, "tokensAfter": after,
-                "tokensSaved": reclaimed, "reclaimedTokens": reclaimed,
-                "strategy": outcome.strategy or "unknown", "quality": outcome.quality,
-                "checkpointId": outcome.checkpointId, "durationMs": outcome.durationMs,
-                "softLimit": soft, "hardLimit": snap.hardLimit, "required": plan.required,
-            })
+            self.emit(
+                {
+                    "type": ev.COMPACTION_DONE,
+                    **common,
+                    "reason": ev.legacy_reason(plan.trigger),
+                    "tokensBefore": snap.effectiveTokens,
+                    "tokensAfter": after,
+                    "tokensSaved": reclaimed,
+                    "reclaimedTokens": reclaimed,
+                    "strategy": outcome.strategy or "unknown",
+                    "quality": outcome.quality,
+                    "checkpointId": outcome.checkpointId,
+                    "durationMs": outcome.durationMs,
+                    "softLimit": soft,
+                    "hardLimit": snap.hardLimit,
+                    "required": plan.required,
+                }
+            )
             return
         kind = {O.CANCELLED: ev.COMPACTION_CANCELLED, O.FAILED: ev.COMPACTION_FAILED}.get(
-            outcome.status, ev.COMPACTION_SKIPPED)  # skipped and stale
-        self.emit({
-            "type": kind, **common, "reason": outcome.reason,
-            "tokensBefore": snap.effectiveTokens, "tokensAfter": after,
-            "reclaimedTokens": reclaimed, "durationMs": outcome.durationMs, "softLimit": soft,
-            "hardLimit": snap.hardLimit, "required": plan.required, "checkpointId": None,
-            "quality": None, "strategy": outcome.strategy,
-        })
+            outcome.status, ev.COMPACTION_SKIPPED
+        )  # skipped and stale
+        self.emit(
+            {
+                "type": kind,
+                **common,
+                "reason": outcome.reason,
+                "tokensBefore": snap.effectiveTokens,
+                "tokensAfter": after,
+                "reclaimedTokens": reclaimed,
+                "durationMs": outcome.durationMs,
+                "softLimit": soft,
+                "hardLimit": snap.hardLimit,
+                "required": plan.required,
+                "checkpointId": None,
+                "quality": None,
+                "strategy": outcome.strategy,
+            }
+        )
 
     def _context_error(self, error: str, effective: float, hard_limit: float) -> None:
-        self.emit({"type": ev.CONTEXT_ERROR, "timestamp": self._now(), "error": error,
-                   "effectiveTokens": effective, "hardLimit": hard_limit,
-                   "recoveryAttempted": True})
+        self.emit(
+            {
+                "type": ev.CONTEXT_ERROR,
+                "timestamp": self._now(),
+                "error": error,
+                "effectiveTokens": effective,
+                "hardLimit": hard_limit,
+                "recoveryAttempted": True,
+            }
+        )

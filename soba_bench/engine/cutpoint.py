@@ -99,7 +99,9 @@ class _Window:
 
 def _key(call_id: object) -> object:
     # JS Set semantics: a number and a string are different keys, 1 and 1.0 are not.
-    return (type(call_id) is bool, call_id) if isinstance(call_id, int | float | str) else id(call_id)
+    return (
+        (type(call_id) is bool, call_id) if isinstance(call_id, int | float | str) else id(call_id)
+    )
 
 
 def find_cut_point(

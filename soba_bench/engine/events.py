@@ -18,18 +18,46 @@ COMPACTION_CANCELLED = "compaction_cancelled"
 CONTEXT_ERROR = "context_error"
 BUDGET_UPDATE = "budget_update"
 EVENT_TYPES = (
-    COMPACTION_START, COMPACTION_DONE, COMPACTION_SKIPPED, COMPACTION_FAILED,
-    COMPACTION_CANCELLED, CONTEXT_ERROR, BUDGET_UPDATE,
+    COMPACTION_START,
+    COMPACTION_DONE,
+    COMPACTION_SKIPPED,
+    COMPACTION_FAILED,
+    COMPACTION_CANCELLED,
+    CONTEXT_ERROR,
+    BUDGET_UPDATE,
 )
 
 # Fields an event may carry; anything else (state, capsule text) is a leak.
-ALLOWED_FIELDS = frozenset({
-    "type", "timestamp", "operationId", "trigger", "reason", "tokensBefore", "tokensAfter",
-    "tokensSaved", "effectiveTokens", "softLimit", "hardLimit", "required", "source",
-    "checkpointId", "quality", "strategy", "durationMs", "reclaimedTokens", "error",
-    "recoveryAttempted", "usedTokens", "totalBudget", "contextWindow", "percentage",
-    "effectiveContextTokens", "turn",
-})
+ALLOWED_FIELDS = frozenset(
+    {
+        "type",
+        "timestamp",
+        "operationId",
+        "trigger",
+        "reason",
+        "tokensBefore",
+        "tokensAfter",
+        "tokensSaved",
+        "effectiveTokens",
+        "softLimit",
+        "hardLimit",
+        "required",
+        "source",
+        "checkpointId",
+        "quality",
+        "strategy",
+        "durationMs",
+        "reclaimedTokens",
+        "error",
+        "recoveryAttempted",
+        "usedTokens",
+        "totalBudget",
+        "contextWindow",
+        "percentage",
+        "effectiveContextTokens",
+        "turn",
+    }
+)
 
 
 def legacy_reason(trigger: str) -> str:
@@ -65,11 +93,19 @@ _SECRET_KEY = re.compile(
 # Secret scrubbing of string values, rule by rule (private keys, bearer headers, key
 # assignments, provider key prefixes, GitHub/AWS/Slack tokens, JWTs, credential URLs).
 _SCRUB_RULES: list[tuple[re.Pattern, str]] = [
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
-     "[REDACTED PRIVATE KEY]"),
+    (
+        re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
+        "[REDACTED PRIVATE KEY]",
+    ),
     (re.compile(r"(authorization\s*:\s*bearer\s+)[^\s\"'`]+", re.IGNORECASE), r"\1[REDACTED]"),
-    (re.compile(r"((?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|password)\s*[:=]\s*"
-                r"[\"']?)[^\s\"'`]+", re.IGNORECASE), r"\1[REDACTED]"),
+    (
+        re.compile(
+            r"((?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|password)\s*[:=]\s*"
+            r"[\"']?)[^\s\"'`]+",
+            re.IGNORECASE,
+        ),
+        r"\1[REDACTED]",
+    ),
     (re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}\b"), "[REDACTED]"),
     (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"), "[REDACTED]"),
     (re.compile(r"\bAKIA[A-Z0-9]{16}\b"), "[REDACTED]"),

@@ -42,8 +42,15 @@ class Engine:
         if branch is None:
             branch = LiveBranch(session_id, meter=meter)
         events = EventLog()
-        manager = ContextManager(branch, config, chain=chain, variant=variant, clock=clock,
-                                 compatibility_key=compatibility_key, seed=seed,
-                                 memory_sink=memory_sink)
+        manager = ContextManager(
+            branch,
+            config,
+            chain=chain,
+            variant=variant,
+            clock=clock,
+            compatibility_key=compatibility_key,
+            seed=seed,
+            memory_sink=memory_sink,
+        )
         controller = ContextController(manager, emit=events)
         return cls(branch, manager, controller, events)

@@ -54,7 +54,9 @@ def measure(draft: Draft, gen: GenerationInput, meter, kept_tokens: int) -> None
     reclaimed = max(0, snap.effectiveTokens - after)
     draft.metrics["estimatedTokensAfter"] = after
     draft.metrics["reclaimedTokens"] = reclaimed
-    draft.metrics["savingsRatio"] = reclaimed / snap.effectiveTokens if snap.effectiveTokens > 0 else 0
+    draft.metrics["savingsRatio"] = (
+        reclaimed / snap.effectiveTokens if snap.effectiveTokens > 0 else 0
+    )
 
 
 class CapsuleGenerator:
@@ -65,18 +67,25 @@ class CapsuleGenerator:
         self.variant = variant
         self.meter = meter
 
-    def _finish(self, strategy: Strategy, gen: GenerationInput, ctx, branch, blocking,
-                kept_tokens) -> tuple[Draft, ValidationResult]:
+    def _finish(
+        self, strategy: Strategy, gen: GenerationInput, ctx, branch, blocking, kept_tokens
+    ) -> tuple[Draft, ValidationResult]:
         draft = strategy.generate(gen, ctx, self.variant)
         measure(draft, gen, self.meter, kept_tokens)
         validation = validate_draft(
-            draft, branch, gen.source_items, gen.kept_items, gen.snapshot.hardLimit, blocking,
+            draft,
+            branch,
+            gen.source_items,
+            gen.kept_items,
+            gen.snapshot.hardLimit,
+            blocking,
             gen.activated_skills,
         )
         return draft, validation
 
-    def generate(self, gen: GenerationInput, ctx: AttemptContext, branch, blocking: bool,
-                 kept_tokens: int) -> GenerationResult:
+    def generate(
+        self, gen: GenerationInput, ctx: AttemptContext, branch, blocking: bool, kept_tokens: int
+    ) -> GenerationResult:
         chain: list[str] = []
         last: tuple[Draft, ValidationResult] | None = None
         for strategy in self.chain:
@@ -96,8 +105,9 @@ class CapsuleGenerator:
             raise NoStrategiesError("No capsule generation strategies available")
         return GenerationResult(last[0], last[1], chain[-1], chain)
 
-    def generate_deterministic(self, gen: GenerationInput, ctx: AttemptContext, branch,
-                               blocking: bool, kept_tokens: int) -> GenerationResult:
+    def generate_deterministic(
+        self, gen: GenerationInput, ctx: AttemptContext, branch, blocking: bool, kept_tokens: int
+    ) -> GenerationResult:
         """The timeout fallback: one deterministic run, not raced."""
         strategy = DeterministicStrategy()
         draft, validation = self._finish(strategy, gen, ctx, branch, blocking, kept_tokens)

@@ -56,15 +56,19 @@ class ContextManager:
         self.branch = branch
         self.config = config
         self.compaction = config.compaction
-        self.variant = get_variant(variant) if isinstance(variant, str) or variant is None \
-            else variant
+        self.variant = (
+            get_variant(variant) if isinstance(variant, str) or variant is None else variant
+        )
         self.meter = ContextMeter(
-            config.contextWindow, config.maxOutputTokens, config.compaction.safetyReserveTokens,
+            config.contextWindow,
+            config.maxOutputTokens,
+            config.compaction.safetyReserveTokens,
             compatibility_key,
         )
         self.policy = TriggerPolicy(config.compaction)
-        self.generator = CapsuleGenerator(chain or [DeterministicStrategy()], self.variant,
-                                          branch.meter)
+        self.generator = CapsuleGenerator(
+            chain or [DeterministicStrategy()], self.variant, branch.meter
+        )
         self.clock = clock or VirtualClock()
         self.memory_sink = memory_sink
         self.last_outcome: CompactionOutcome | None = None
@@ -74,14 +78,16 @@ class ContextManager:
         self._rng = random.Random(seed)
 
     # ── measuring ───────────────────────────────────────────────────────────────
-    def get_snapshot(self, sys_tokens: float, tool_tokens: float, fingerprint: str,
-                     additional: float = 0) -> ContextSnapshot:
+    def get_snapshot(
+        self, sys_tokens: float, tool_tokens: float, fingerprint: str, additional: float = 0
+    ) -> ContextSnapshot:
         snap = self.meter.snapshot(self.branch, fingerprint, sys_tokens, tool_tokens, additional)
         self.last_snapshot = snap
         return snap
 
-    def record_provider_usage(self, input_tokens: float, through_entry_id: str | None,
-                              fingerprint: str) -> None:
+    def record_provider_usage(
+        self, input_tokens: float, through_entry_id: str | None, fingerprint: str
+    ) -> None:
         self.meter.record_provider_usage(input_tokens, through_entry_id, fingerprint)
 
     def update_model_limits(self, context_window: float, output_reserve: float) -> None:
@@ -98,14 +104,29 @@ class ContextManager:
         self._sequence += 1
         return f"{self.branch.session_id}:compact:{self.clock.epoch_ms()}:{self._sequence}"
 
-    def create_plan(self, trigger: str, snapshot: ContextSnapshot, required: bool,
-                    reclaimable: float = 0, ratio: float = 0,
-                    custom_instructions: str | None = None) -> CompactionPlan:
-        return CompactionPlan(self._operation_id(), trigger, snapshot, self.branch.leaf_id,
-                              required, reclaimable, ratio, custom_instructions)
+    def create_plan(
+        self,
+        trigger: str,
+        snapshot: ContextSnapshot,
+        required: bool,
+        reclaimable: float = 0,
+        ratio: float = 0,
+        custom_instructions: str | None = None,
+    ) -> CompactionPlan:
+        return CompactionPlan(
+            self._operation_id(),
+            trigger,
+            snapshot,
+            self.branch.leaf_id,
+            required,
+            reclaimable,
+            ratio,
+            custom_instructions,
+        )
 
-    def execute_plan(self, plan: CompactionPlan, signal: AbortSignal | None = None
-                     ) -> CompactionOutcome:
+    def execute_plan(
+        self, plan: CompactionPlan, signal: AbortSignal | None = None
+    ) -> CompactionOutcome:
         """Plans run strictly one at a time per manager (a second caller waits)."""
         with self._lock:
             outcome = self._perform(plan, signal)
@@ -113,11 +134,18 @@ class ContextManager:
             return outcome
 
     # ── the attempt ─────────────────────────────────────────────────────────────
-    def _outcome(self, plan: CompactionPlan, status: str, ctx: AttemptContext, reason: str,
-                 **values: Any) -> CompactionOutcome:
-        return CompactionOutcome(status=status, trigger=plan.trigger, reason=reason,
-                                 operationId=plan.operationId, durationMs=ctx.elapsed_ms(),
-                                 required=plan.required, **values)
+    def _outcome(
+        self, plan: CompactionPlan, status: str, ctx: AttemptContext, reason: str, **values: Any
+    ) -> CompactionOutcome:
+        return CompactionOutcome(
+            status=status,
+            trigger=plan.trigger,
+            reason=reason,
+            operationId=plan.operationId,
+            durationMs=ctx.elapsed_ms(),
+            required=plan.required,
+            **values,
+        )
 
     def _perform(self, plan: CompactionPlan, signal: AbortSignal | None) -> CompactionOutcome:
         timeout = self.compaction.timeoutMs
@@ -137,13 +165,18 @@ class ContextManager:
         window = branch.entries[start:]
         if not any(e.item is not None for e in window):
             return self._outcome(plan, O.SKIPPED, ctx, "No items to compact")
-        cut = find_cut_point(window, self.compaction.keepRecentTokens,
-                             lambda i: branch.item_tokens(start + i))
+        cut = find_cut_point(
+            window, self.compaction.keepRecentTokens, lambda i: branch.item_tokens(start + i)
+        )
         compacted = [e for e in window[:cut] if e.item is not None]
         kept = [e for e in window[cut:] if e.item is not None]
         if not compacted:
-            return self._outcome(plan, O.SKIPPED, ctx,
-                                 "No reclaimable session history before a safe compaction boundary")
+            return self._outcome(
+                plan,
+                O.SKIPPED,
+                ctx,
+                "No reclaimable session history before a safe compaction boundary",
+            )
         previous = branch.last_capsule
         gen = GenerationInput(
             session_id=branch.session_id,
@@ -163,8 +196,9 @@ class ContextManager:
         kept_tokens = branch.tokens_from(start + cut)
         try:
             if branch.leaf_id != plan.expectedLeafId:
-                return self._outcome(plan, O.STALE, ctx,
-                                     "Session leaf changed before capsule generation")
+                return self._outcome(
+                    plan, O.STALE, ctx, "Session leaf changed before capsule generation"
+                )
             fallback = False
             try:
                 result = self.generator.generate(gen, ctx, branch, plan.required, kept_tokens)
@@ -173,36 +207,52 @@ class ContextManager:
                 # a real (external) abort still appends nothing.
                 if not ctx.timed_out or ctx.externally_aborted:
                     raise
-                result = self.generator.generate_deterministic(gen, ctx, branch, plan.required,
-                                                               kept_tokens)
+                result = self.generator.generate_deterministic(
+                    gen, ctx, branch, plan.required, kept_tokens
+                )
                 fallback = True
             return self._conclude(plan, ctx, result, fallback)
         except Exception as exc:  # SOBA's catch-all: cancelled if aborted, else failed
             if ctx.aborted:
-                return self._outcome(plan, O.CANCELLED, ctx, reason_message(ctx.reason),
-                                     error=_error_text(exc))
+                return self._outcome(
+                    plan, O.CANCELLED, ctx, reason_message(ctx.reason), error=_error_text(exc)
+                )
             log.warning("capsule generation failed: %s", exc)
-            return self._outcome(plan, O.FAILED, ctx, "Capsule generation failed",
-                                 error=_error_text(exc))
+            return self._outcome(
+                plan, O.FAILED, ctx, "Capsule generation failed", error=_error_text(exc)
+            )
 
-    def _conclude(self, plan: CompactionPlan, ctx: AttemptContext, result, fallback: bool
-                  ) -> CompactionOutcome:
+    def _conclude(
+        self, plan: CompactionPlan, ctx: AttemptContext, result, fallback: bool
+    ) -> CompactionOutcome:
         draft, validation = result.draft, result.validation
         if ctx.externally_aborted or (ctx.aborted and not fallback):
             reason = ctx.external.reason if ctx.externally_aborted else ctx.reason
             return self._outcome(plan, O.CANCELLED, ctx, reason_message(reason), draft=draft)
-        common = dict(strategy=result.strategy_used, metrics=draft.metrics, validation=validation,
-                      draft=draft, timeout_fallback=fallback)
+        common = dict(
+            strategy=result.strategy_used,
+            metrics=draft.metrics,
+            validation=validation,
+            draft=draft,
+            timeout_fallback=fallback,
+        )
         if self.branch.leaf_id != plan.expectedLeafId:
-            return self._outcome(plan, O.STALE, ctx,
-                                 "Session leaf changed while capsule was being generated", **common)
+            return self._outcome(
+                plan,
+                O.STALE,
+                ctx,
+                "Session leaf changed while capsule was being generated",
+                **common,
+            )
         common["quality"] = draft.quality
         timeout = js_number(self.compaction.timeoutMs)
         if not validation.valid:
             messages = "; ".join(e.message for e in validation.errors)
             if plan.required and fallback:
-                reason = (f"Compaction model timed out after {timeout}ms; deterministic fallback "
-                          f"validation failed: {messages}")
+                reason = (
+                    f"Compaction model timed out after {timeout}ms; deterministic fallback "
+                    f"validation failed: {messages}"
+                )
             else:
                 reason = f"Validation failed: {messages}"
             return self._outcome(plan, O.FAILED, ctx, reason, **common)
@@ -228,21 +278,32 @@ class ContextManager:
         # reuse it.
         self.meter.invalidate_watermark()
         self._mirror(capsule.data)
-        reason = (f"Compaction model timed out after {timeout}ms; completed using deterministic "
-                  "fallback") if fallback else f"Compaction completed using {result.strategy_used} strategy"
-        return self._outcome(plan, O.COMPLETED, ctx, reason, checkpointId=checkpoint_id,
-                             capsule=capsule, **common)
+        reason = (
+            (
+                f"Compaction model timed out after {timeout}ms; completed using deterministic "
+                "fallback"
+            )
+            if fallback
+            else f"Compaction completed using {result.strategy_used} strategy"
+        )
+        return self._outcome(
+            plan, O.COMPLETED, ctx, reason, checkpointId=checkpoint_id, capsule=capsule, **common
+        )
 
     def _actual_soft_roi_failure(self, plan: CompactionPlan, metrics: dict[str, Any]) -> str | None:
         if plan.required or plan.trigger == USER_REQUEST:
             return None
         cfg = self.compaction
         if metrics["reclaimedTokens"] < cfg.minReclaimableTokens:
-            return (f"Actual reclaimed tokens ({js_number(metrics['reclaimedTokens'])}) below "
-                    f"minReclaimableTokens ({js_number(cfg.minReclaimableTokens)})")
+            return (
+                f"Actual reclaimed tokens ({js_number(metrics['reclaimedTokens'])}) below "
+                f"minReclaimableTokens ({js_number(cfg.minReclaimableTokens)})"
+            )
         if metrics["savingsRatio"] < cfg.minSavingsRatio:
-            return (f"Actual savings ratio ({js_to_fixed(metrics['savingsRatio'], 2)}) below "
-                    f"minSavingsRatio ({js_number(cfg.minSavingsRatio)})")
+            return (
+                f"Actual savings ratio ({js_to_fixed(metrics['savingsRatio'], 2)}) below "
+                f"minSavingsRatio ({js_number(cfg.minSavingsRatio)})"
+            )
         return None
 
     def _new_checkpoint_id(self) -> str:
@@ -262,20 +323,35 @@ class ContextManager:
             log.warning("memory mirror failed: %s", exc)
 
     # ── other entry points (d.4, d.6) ───────────────────────────────────────────
-    def manual_compact(self, custom_instructions: str | None = None, *,
-                       fingerprint: str | None = None, signal: AbortSignal | None = None
-                       ) -> CompactionOutcome:
+    def manual_compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        fingerprint: str | None = None,
+        signal: AbortSignal | None = None,
+    ) -> CompactionOutcome:
         """``/compact [instructions]``: straight to the manager with 1000/500 non-session
         tokens, always estimated, no soft ROI minima."""
         fp = fingerprint or f"manual_compact_{self.clock.epoch_ms()}"
         snap = self.get_snapshot(MANUAL_SYSTEM_PROMPT_TOKENS, MANUAL_TOOL_SCHEMA_TOKENS, fp)
         decision = self.policy.evaluate_user_request(snap)
         if not decision.shouldCompact:
-            return CompactionOutcome(status=O.SKIPPED, trigger=USER_REQUEST,
-                                     reason=decision.reason, operationId=self._operation_id(),
-                                     durationMs=0, required=False)
-        plan = self.create_plan(USER_REQUEST, snap, False, decision.estimatedReclaimableTokens,
-                                decision.estimatedSavingsRatio, custom_instructions or None)
+            return CompactionOutcome(
+                status=O.SKIPPED,
+                trigger=USER_REQUEST,
+                reason=decision.reason,
+                operationId=self._operation_id(),
+                durationMs=0,
+                required=False,
+            )
+        plan = self.create_plan(
+            USER_REQUEST,
+            snap,
+            False,
+            decision.estimatedReclaimableTokens,
+            decision.estimatedSavingsRatio,
+            custom_instructions or None,
+        )
         return self.execute_plan(plan, signal)
 
     def compact_scheduled(self, trigger: str, snapshot: ContextSnapshot) -> CompactionOutcome:
@@ -284,46 +360,71 @@ class ContextManager:
 
     def _required(self, trigger: str, sys_tokens: float, tool_tokens: float, fingerprint: str):
         snap = self.get_snapshot(sys_tokens, tool_tokens, fingerprint)
-        decide = (self.policy.evaluate_hard_limit if trigger == HARD_LIMIT
-                  else self.policy.evaluate_context_overflow)
+        decide = (
+            self.policy.evaluate_hard_limit
+            if trigger == HARD_LIMIT
+            else self.policy.evaluate_context_overflow
+        )
         decision = decide(snap)
         if not decision.shouldCompact:
             return None, None
-        plan = self.create_plan(trigger, snap, True, decision.estimatedReclaimableTokens,
-                                decision.estimatedSavingsRatio)
+        plan = self.create_plan(
+            trigger, snap, True, decision.estimatedReclaimableTokens, decision.estimatedSavingsRatio
+        )
         outcome = self.execute_plan(plan)
-        post = self.get_snapshot(sys_tokens, tool_tokens, fingerprint) \
-            if outcome.status == O.COMPLETED else None
+        post = (
+            self.get_snapshot(sys_tokens, tool_tokens, fingerprint)
+            if outcome.status == O.COMPLETED
+            else None
+        )
         return outcome, post
 
-    def pre_inference_check(self, sys_tokens: float, tool_tokens: float, fingerprint: str
-                            ) -> dict[str, Any]:
+    def pre_inference_check(
+        self, sys_tokens: float, tool_tokens: float, fingerprint: str
+    ) -> dict[str, Any]:
         """The older hard-limit-only entry point (d.6)."""
         outcome, post = self._required(HARD_LIMIT, sys_tokens, tool_tokens, fingerprint)
         if outcome is None:
             return {"canProceed": True, "compactionPerformed": False}
         if outcome.status != O.COMPLETED:
-            return {"canProceed": False, "compactionPerformed": False, "error": outcome.reason,
-                    "outcome": outcome}
+            return {
+                "canProceed": False,
+                "compactionPerformed": False,
+                "error": outcome.reason,
+                "outcome": outcome,
+            }
         if post.effectiveTokens > post.hardLimit:
-            return {"canProceed": False, "compactionPerformed": True, "outcome": outcome,
-                    "error": f"Post-compaction effective tokens ({js_number(post.effectiveTokens)})"
-                             f" still exceed hard limit ({js_number(post.hardLimit)}). "
-                             "Compaction freed insufficient context."}
+            return {
+                "canProceed": False,
+                "compactionPerformed": True,
+                "outcome": outcome,
+                "error": f"Post-compaction effective tokens ({js_number(post.effectiveTokens)})"
+                f" still exceed hard limit ({js_number(post.hardLimit)}). "
+                "Compaction freed insufficient context.",
+            }
         return {"canProceed": True, "compactionPerformed": True, "outcome": outcome}
 
-    def handle_context_overflow(self, sys_tokens: float, tool_tokens: float, fingerprint: str
-                                ) -> dict[str, Any]:
+    def handle_context_overflow(
+        self, sys_tokens: float, tool_tokens: float, fingerprint: str
+    ) -> dict[str, Any]:
         """Always one required context_overflow plan, no per-turn limit (d.6)."""
         outcome, post = self._required(CONTEXT_OVERFLOW, sys_tokens, tool_tokens, fingerprint)
         if outcome.status != O.COMPLETED:
-            return {"recovered": False, "shouldRetry": False, "outcome": outcome,
-                    "error": outcome.reason}
+            return {
+                "recovered": False,
+                "shouldRetry": False,
+                "outcome": outcome,
+                "error": outcome.reason,
+            }
         if post.effectiveTokens > post.hardLimit:
-            return {"recovered": False, "shouldRetry": False, "outcome": outcome,
-                    "error": "Emergency compaction freed insufficient context. Post-compaction: "
-                             f"{js_number(post.effectiveTokens)}, hard limit: "
-                             f"{js_number(post.hardLimit)}"}
+            return {
+                "recovered": False,
+                "shouldRetry": False,
+                "outcome": outcome,
+                "error": "Emergency compaction freed insufficient context. Post-compaction: "
+                f"{js_number(post.effectiveTokens)}, hard limit: "
+                f"{js_number(post.hardLimit)}",
+            }
         return {"recovered": True, "shouldRetry": True, "outcome": outcome}
 
     def debug_info(self) -> dict[str, Any]:
@@ -331,17 +432,26 @@ class ContextManager:
         snap = self.last_snapshot
         last = self.last_outcome
         if last is not None:
-            last_compact = {"status": last.status, "trigger": last.trigger,
-                            "checkpointId": last.checkpointId, "durationMs": last.durationMs,
-                            "reclaimedTokens": (last.metrics or {}).get("reclaimedTokens", 0)}
+            last_compact = {
+                "status": last.status,
+                "trigger": last.trigger,
+                "checkpointId": last.checkpointId,
+                "durationMs": last.durationMs,
+                "reclaimedTokens": (last.metrics or {}).get("reclaimedTokens", 0),
+            }
         else:
             capsule = self.branch.last_capsule
-            last_compact = None if capsule is None else {
-                "status": O.COMPLETED, "trigger": capsule.data["trigger"],
-                "checkpointId": capsule.data["checkpointId"],
-                "durationMs": capsule.data["metrics"].get("generationDurationMs"),
-                "reclaimedTokens": capsule.data["metrics"].get("reclaimedTokens"),
-            }
+            last_compact = (
+                None
+                if capsule is None
+                else {
+                    "status": O.COMPLETED,
+                    "trigger": capsule.data["trigger"],
+                    "checkpointId": capsule.data["checkpointId"],
+                    "durationMs": capsule.data["metrics"].get("generationDurationMs"),
+                    "reclaimedTokens": capsule.data["metrics"].get("reclaimedTokens"),
+                }
+            )
         hard = self.meter.hard_limit
         return {
             "source": "provider_usage" if self.meter.watermark else "estimated",

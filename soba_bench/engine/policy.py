@@ -55,8 +55,10 @@ class TriggerPolicy:
     def soft_limit_for(self, hard: float) -> float:
         return min(
             hard - 1,
-            max(self.config.minTokensForAutoCompact,
-                math.floor(hard * self.config.autoCompactThresholdRatio)),
+            max(
+                self.config.minTokensForAutoCompact,
+                math.floor(hard * self.config.autoCompactThresholdRatio),
+            ),
         )
 
     def _ratio(self, effective: float, reclaimable: float) -> float:
@@ -96,11 +98,15 @@ class TriggerPolicy:
         reclaimable = effective - self.config.keepRecentTokens
         if reclaimable <= 0:
             return TriggerDecision(
-                False, None,
+                False,
+                None,
                 "No reclaimable context (estimatedTokensAfter >= effectiveTokensBefore)",
             )
         return TriggerDecision(
-            True, USER_REQUEST, "User requested compaction", reclaimable,
+            True,
+            USER_REQUEST,
+            "User requested compaction",
+            reclaimable,
             self._ratio(effective, reclaimable),
         )
 
@@ -108,8 +114,11 @@ class TriggerPolicy:
         effective = snapshot.effectiveTokens
         reclaimable = effective - self.config.keepRecentTokens
         return TriggerDecision(
-            True, CONTEXT_OVERFLOW, "Provider returned context overflow error",
-            max(0, reclaimable), max(0, self._ratio(effective, reclaimable)),
+            True,
+            CONTEXT_OVERFLOW,
+            "Provider returned context overflow error",
+            max(0, reclaimable),
+            max(0, self._ratio(effective, reclaimable)),
         )
 
     def _evaluate_roi(self, snapshot: ContextSnapshot, trigger: str) -> TriggerDecision:
@@ -124,19 +133,26 @@ class TriggerPolicy:
         cfg = self.config
         if reclaimable < cfg.minReclaimableTokens:
             return TriggerDecision(
-                False, None,
+                False,
+                None,
                 f"Reclaimable tokens ({_n(reclaimable)}) below minReclaimableTokens "
                 f"({_n(cfg.minReclaimableTokens)})",
-                reclaimable, ratio,
+                reclaimable,
+                ratio,
             )
         if ratio < cfg.minSavingsRatio:
             return TriggerDecision(
-                False, None,
+                False,
+                None,
                 f"Savings ratio ({js_to_fixed(ratio, 2)}) below minSavingsRatio "
                 f"({_n(cfg.minSavingsRatio)})",
-                reclaimable, ratio,
+                reclaimable,
+                ratio,
             )
         return TriggerDecision(
-            True, trigger, f"ROI check passed: {js_round(ratio * 100)}% savings estimated",
-            reclaimable, ratio,
+            True,
+            trigger,
+            f"ROI check passed: {js_round(ratio * 100)}% savings estimated",
+            reclaimable,
+            ratio,
         )

@@ -27,21 +27,25 @@ def _compile(patterns: list[str]) -> list[re.Pattern]:
     return [re.compile(p.replace(".*", f"{_DOT}*"), re.ASCII) for p in patterns]
 
 
-EXPLICIT_USER_WAIT = _compile([
-    r"\bawait(?:ing)?\b.*\buser\b",
-    r"\bwait(?:ing)?\b.*\buser\b",
-    r"\buser\b.*\b(must|need|select|specif|choos|confirm|provide|name|answer)",
-    r"\b(ask|prompt)\b.*\buser\b",
-    r"\bconfirmation\b.*\b(user|needed|required)",
-    r"\b(has not|hasn't|not yet)\b.*\b(provided|selected|specified|confirmed|named)",
-    r"\bonce\b.*\b(named|selected|specified|confirmed|answered)",
-    r"\bafter\b.*\b(selection|specification|confirmation|answer)",
-    r"ожида.*пользоват",
-    r"пользоват.*(долж|нуж|выб|указ|назв|ответ|подтверж)",
-    r"(спрос|уточн|подтверж).*пользоват",
-    r"(после|когда).*\b(выбор|ответ|уточнен|подтвержден)",
-])
-CLARIFICATION_VERB = _compile([r"(specif|select|choos|confirm|clarif)", r"(указ|выб|подтверж|уточн)"])
+EXPLICIT_USER_WAIT = _compile(
+    [
+        r"\bawait(?:ing)?\b.*\buser\b",
+        r"\bwait(?:ing)?\b.*\buser\b",
+        r"\buser\b.*\b(must|need|select|specif|choos|confirm|provide|name|answer)",
+        r"\b(ask|prompt)\b.*\buser\b",
+        r"\bconfirmation\b.*\b(user|needed|required)",
+        r"\b(has not|hasn't|not yet)\b.*\b(provided|selected|specified|confirmed|named)",
+        r"\bonce\b.*\b(named|selected|specified|confirmed|answered)",
+        r"\bafter\b.*\b(selection|specification|confirmation|answer)",
+        r"ожида.*пользоват",
+        r"пользоват.*(долж|нуж|выб|указ|назв|ответ|подтверж)",
+        r"(спрос|уточн|подтверж).*пользоват",
+        r"(после|когда).*\b(выбор|ответ|уточнен|подтвержден)",
+    ]
+)
+CLARIFICATION_VERB = _compile(
+    [r"(specif|select|choos|confirm|clarif)", r"(указ|выб|подтверж|уточн)"]
+)
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,9 @@ def answered_clarifications(items: list[dict[str, Any]]) -> list[Clarification]:
         if match.group(2):
             answer += "; " + js_trim(match.group(2))
         question, options = call
-        fact_text = " ".join([question, answer, *[w for o in options for w in (o[0].replace("_", " "), o[1])]])
+        fact_text = " ".join(
+            [question, answer, *[w for o in options for w in (o[0].replace("_", " "), o[1])]]
+        )
         facts.append(Clarification(question, options, answer, tuple(_tokens(fact_text))))
     return facts
 
@@ -124,7 +130,10 @@ def is_superseded_wait(value: str, facts: list[Clarification], lexicon: Lexicon)
         return False
     value_tokens = _tokens(normalized)
     return any(
-        _token_matches(left, right) for fact in facts for left in value_tokens for right in fact.tokens
+        _token_matches(left, right)
+        for fact in facts
+        for left in value_tokens
+        for right in fact.tokens
     )
 
 

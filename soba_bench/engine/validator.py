@@ -23,9 +23,16 @@ LOST_ACTIVATED_SKILL = "lost_activated_skill"
 EXCEEDS_HARD_LIMIT = "exceeds_hard_limit"
 TOOL_CALL_BOUNDARY = "tool_call_boundary"
 ERROR_CODES = (
-    MISSING_GOAL, FIRST_KEPT_NOT_IN_BRANCH, COMPACTED_AFTER_KEPT, LOST_BLOCKER,
-    LOST_FAILED_VERIFICATION, NATIVE_NO_IDENTITY, NATIVE_NO_COMPATIBILITY_KEY,
-    LOST_ACTIVATED_SKILL, EXCEEDS_HARD_LIMIT, TOOL_CALL_BOUNDARY,
+    MISSING_GOAL,
+    FIRST_KEPT_NOT_IN_BRANCH,
+    COMPACTED_AFTER_KEPT,
+    LOST_BLOCKER,
+    LOST_FAILED_VERIFICATION,
+    NATIVE_NO_IDENTITY,
+    NATIVE_NO_COMPATIBILITY_KEY,
+    LOST_ACTIVATED_SKILL,
+    EXCEEDS_HARD_LIMIT,
+    TOOL_CALL_BOUNDARY,
 )
 EMPTY_PENDING_NEXTSTEPS = "empty_pending_nextsteps"
 UNKNOWN_VERIFICATION = "unknown_verification"
@@ -97,12 +104,16 @@ def tool_call_boundary(source: list[dict], kept: list[dict]) -> str | None:
     kept_calls, kept_outputs = ids(kept, E.CALL_TYPES), ids(kept, E.OUTPUT_TYPES)
     for call_id in source_calls:
         if call_id in kept_outputs:
-            return (f'Tool call "{js_string(call_id)}" is in compacted items but its output is '
-                    "in kept items")
+            return (
+                f'Tool call "{js_string(call_id)}" is in compacted items but its output is '
+                "in kept items"
+            )
     for call_id in kept_calls:
         if call_id in source_outputs:
-            return (f'Tool call "{js_string(call_id)}" is in kept items but its output is in '
-                    "compacted items")
+            return (
+                f'Tool call "{js_string(call_id)}" is in kept items but its output is in '
+                "compacted items"
+            )
     return None
 
 
@@ -125,65 +136,83 @@ def validate_draft(
         errors.append(Finding(MISSING_GOAL, "Capsule must have a non-empty goal"))
     first_kept = provenance.get("firstKeptEntryId")
     if first_kept != "root" and branch.index_of(first_kept) < 0:
-        errors.append(Finding(
-            FIRST_KEPT_NOT_IN_BRANCH,
-            f'firstKeptEntryId "{js_string(first_kept)}" not found in current branch',
-        ))
+        errors.append(
+            Finding(
+                FIRST_KEPT_NOT_IN_BRANCH,
+                f'firstKeptEntryId "{js_string(first_kept)}" not found in current branch',
+            )
+        )
     first_compacted = provenance.get("firstCompactedEntryId")
     if first_compacted != "root":
         compacted_index, kept_index = branch.index_of(first_compacted), branch.index_of(first_kept)
         if compacted_index >= 0 and kept_index >= 0 and compacted_index > kept_index:
-            errors.append(Finding(
-                COMPACTED_AFTER_KEPT, "firstCompactedEntryId must not be after firstKeptEntryId"
-            ))
+            errors.append(
+                Finding(
+                    COMPACTED_AFTER_KEPT, "firstCompactedEntryId must not be after firstKeptEntryId"
+                )
+            )
     blockers = state.get("blockers", [])
     for blocker in source_blockers(source_items):
         if not any(blocker in b for b in blockers if isinstance(b, str)):
-            errors.append(Finding(
-                LOST_BLOCKER, f'Active blocker lost in capsule: "{js_slice(blocker, 0, 100)}"'
-            ))
+            errors.append(
+                Finding(
+                    LOST_BLOCKER, f'Active blocker lost in capsule: "{js_slice(blocker, 0, 100)}"'
+                )
+            )
     if has_failed_verification(source_items) and artifacts.get("verificationStatus") != "failed":
-        errors.append(Finding(LOST_FAILED_VERIFICATION, "Failed verification status lost in capsule"))
+        errors.append(
+            Finding(LOST_FAILED_VERIFICATION, "Failed verification status lost in capsule")
+        )
     native = draft.nativeContinuation
     if native:
         if not js_truthy(native.get("provider")):
-            errors.append(Finding(
-                NATIVE_NO_IDENTITY, "Native continuation must have provider identity"
-            ))
+            errors.append(
+                Finding(NATIVE_NO_IDENTITY, "Native continuation must have provider identity")
+            )
         if not js_truthy(native.get("compatibilityKey")):
-            errors.append(Finding(
-                NATIVE_NO_COMPATIBILITY_KEY,
-                "Native continuation must have a non-empty compatibility key",
-            ))
+            errors.append(
+                Finding(
+                    NATIVE_NO_COMPATIBILITY_KEY,
+                    "Native continuation must have a non-empty compatibility key",
+                )
+            )
     draft_keys = {_skill_key(s) for s in draft.activatedSkills}
     for skill in required_skills:
         if _skill_key(skill) not in draft_keys:
-            errors.append(Finding(
-                LOST_ACTIVATED_SKILL,
-                f'Active skill lost in capsule: "{js_string(skill.get("name"))}" '
-                f'({js_string(skill.get("revision"))})',
-            ))
+            errors.append(
+                Finding(
+                    LOST_ACTIVATED_SKILL,
+                    f'Active skill lost in capsule: "{js_string(skill.get("name"))}" '
+                    f"({js_string(skill.get('revision'))})",
+                )
+            )
     after = draft.metrics["estimatedTokensAfter"]
     if is_blocking and after > hard_limit:
-        errors.append(Finding(
-            EXCEEDS_HARD_LIMIT,
-            f"Post-compaction estimate ({js_number(after)}) exceeds hard limit "
-            f"({js_number(hard_limit)})",
-        ))
+        errors.append(
+            Finding(
+                EXCEEDS_HARD_LIMIT,
+                f"Post-compaction estimate ({js_number(after)}) exceeds hard limit "
+                f"({js_number(hard_limit)})",
+            )
+        )
     boundary = tool_call_boundary(source_items, kept_items)
     if boundary:
         errors.append(Finding(TOOL_CALL_BOUNDARY, boundary))
 
     if not state.get("pending") and not state.get("nextSteps"):
-        warnings.append(Finding(EMPTY_PENDING_NEXTSTEPS, "No pending items or next steps in capsule"))
+        warnings.append(
+            Finding(EMPTY_PENDING_NEXTSTEPS, "No pending items or next steps in capsule")
+        )
     if artifacts.get("verificationStatus") == "unknown":
         warnings.append(Finding(UNKNOWN_VERIFICATION, "Verification status is unknown"))
     ratio = draft.metrics["savingsRatio"]
     if not is_blocking and ratio < 0.1:
-        warnings.append(Finding(
-            LOW_SAVINGS,
-            f"Low savings ratio ({js_to_fixed(ratio * 100, 1)}%) for manual compaction",
-        ))
+        warnings.append(
+            Finding(
+                LOW_SAVINGS,
+                f"Low savings ratio ({js_to_fixed(ratio * 100, 1)}%) for manual compaction",
+            )
+        )
     if not draft.activatedSkills:
         warnings.append(Finding(NO_ACTIVATED_SKILLS, "No activated skills in capsule"))
     return ValidationResult(tuple(errors), tuple(warnings))

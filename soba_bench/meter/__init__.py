@@ -48,7 +48,8 @@ def get_meter(name: str = DEFAULT_METER) -> Meter:
     if name in _INSTANCES:
         return _INSTANCES[name]
     family, _, param = name.partition(":")
-    if family not in METERS or (family == "tiktoken" and not param):
+    # "soba" takes no parameter; "tiktoken" needs one.
+    if family not in METERS or (family == "tiktoken") != bool(param):
         valid = ["soba", "tiktoken:<encoding> (e.g. tiktoken:cl100k_base)"]
         raise UnknownNameError("meter", name, valid)
     meter = METERS.get(family)(param) if param else METERS.get(family)()

@@ -25,8 +25,11 @@ def count_items(meter: Meter, items: Iterable[dict[str, Any]]) -> int:
 
 
 def content_key(item: dict[str, Any]) -> bytes:
-    """A content hash of one item: equal items share a key whatever object holds them."""
-    canonical = json.dumps(item, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    """A content hash of one item: equal items share a key whatever object holds them.
+
+    Key order is part of the key: a block-list output is counted as its JSON.stringify text,
+    whose key order changes the BPE count."""
+    canonical = json.dumps(item, ensure_ascii=True, separators=(",", ":"))
     return hashlib.blake2b(canonical.encode("ascii"), digest_size=16).digest()
 
 

@@ -44,6 +44,7 @@ def load_encoding(name: str):
         except ImportError:
             raise _unavailable(name, "the tiktoken package is not installed") from None
         alias = _OFFLINE_ALIASES.get(name)
+        aliases = set(_OFFLINE_ALIASES.values())
         encoding = None
         if alias is not None:
             try:
@@ -52,7 +53,8 @@ def load_encoding(name: str):
                 encoding = None  # plugin absent: fall through to the cache folder
         if encoding is None:
             if name not in tiktoken.list_encoding_names():
-                raise _unavailable(name, "tiktoken knows no encoding of that name")
+                known = ", ".join(n for n in tiktoken.list_encoding_names() if n not in aliases)
+                raise _unavailable(name, f"tiktoken knows no encoding of that name; known: {known}")
             original = tiktoken.load.read_file
 
             def refuse_network(blobpath: str) -> bytes:

@@ -10,14 +10,33 @@ from pathlib import Path
 from typing import Any
 
 ATTEMPT_FIELDS = (
-    "beforeEntryId", "turn", "trigger", "required", "outcome", "tokensBefore", "tokensAfter",
-    "reclaimed", "firstKeptEntryId", "firstCompactedEntryId", "compactedItemCount", "strategy",
-    "quality", "validationErrors", "canProceed",
+    "beforeEntryId",
+    "turn",
+    "trigger",
+    "required",
+    "outcome",
+    "tokensBefore",
+    "tokensAfter",
+    "reclaimed",
+    "firstKeptEntryId",
+    "firstCompactedEntryId",
+    "compactedItemCount",
+    "strategy",
+    "quality",
+    "validationErrors",
+    "canProceed",
 )
 CAPSULE_FIELDS = ("portableState", "artifacts", "provenance", "activatedSkills", "metrics")
 BARRIER_FIELDS = (
-    "kind", "beforeEntryId", "flush", "turn", "pendingTrigger", "source", "softLimit",
-    "hardLimit", "canProceed",
+    "kind",
+    "beforeEntryId",
+    "flush",
+    "turn",
+    "pendingTrigger",
+    "source",
+    "softLimit",
+    "hardLimit",
+    "canProceed",
 )
 
 
@@ -71,10 +90,15 @@ def compare_attempts(expected: list[dict], actual: list[dict]) -> Comparison:
         if i >= len(exp) or i >= len(act):
             side = "extra actual" if i >= len(exp) else "missing"
             record = (act if i >= len(exp) else exp)[i]
-            result.mismatches.append(f"attempt {i + 1}: {side} (before {record.get('beforeEntryId')})")
+            result.mismatches.append(
+                f"attempt {i + 1}: {side} (before {record.get('beforeEntryId')})"
+            )
             continue
-        diffs = [f"{n}: expected {_field(exp[i], n)!r}, got {_field(act[i], n)!r}"
-                 for n in ATTEMPT_FIELDS if not _same(_field(exp[i], n), _field(act[i], n))]
+        diffs = [
+            f"{n}: expected {_field(exp[i], n)!r}, got {_field(act[i], n)!r}"
+            for n in ATTEMPT_FIELDS
+            if not _same(_field(exp[i], n), _field(act[i], n))
+        ]
         if diffs:
             result.mismatches.append(f"attempt {i + 1}: " + "; ".join(diffs))
         else:
@@ -82,7 +106,8 @@ def compare_attempts(expected: list[dict], actual: list[dict]) -> Comparison:
         if exp[i].get("reason") != act[i].get("reason"):
             result.reason_mismatches.append(
                 f"attempt {i + 1}: reason expected {exp[i].get('reason')!r}, got "
-                f"{act[i].get('reason')!r}")
+                f"{act[i].get('reason')!r}"
+            )
     return result
 
 
@@ -118,11 +143,19 @@ def compare_barriers(expected: list[dict], actual: list[dict]) -> Comparison:
             result.mismatches.append(f"barrier {i + 1}: {'extra' if i >= len(exp) else 'missing'}")
             continue
         e, a = exp[i], act[i]
-        names = [*BARRIER_FIELDS, "tokensBefore" if e.get("kind") == "attempt" else "effectiveTokens"]
-        diffs = [f"{n}: expected {e.get(n, _MISSING)!r}, got {a.get(n, _MISSING)!r}"
-                 for n in names if not _same(e.get(n, _MISSING), a.get(n, _MISSING))]
+        names = [
+            *BARRIER_FIELDS,
+            "tokensBefore" if e.get("kind") == "attempt" else "effectiveTokens",
+        ]
+        diffs = [
+            f"{n}: expected {e.get(n, _MISSING)!r}, got {a.get(n, _MISSING)!r}"
+            for n in names
+            if not _same(e.get(n, _MISSING), a.get(n, _MISSING))
+        ]
         if diffs:
-            result.mismatches.append(f"barrier {i + 1} ({e.get('beforeEntryId')}): " + "; ".join(diffs))
+            result.mismatches.append(
+                f"barrier {i + 1} ({e.get('beforeEntryId')}): " + "; ".join(diffs)
+            )
         else:
             result.matched += 1
     return result

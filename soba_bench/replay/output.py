@@ -17,18 +17,31 @@ from soba_bench.session.model import Session
 def replayed_session_lines(session: Session, trace: ReplayTrace) -> list[dict[str, Any]]:
     """Header, a v2 migration marker when capsules or skills are present, every replayed tree
     entry (original ids, capsules included), and a cursor naming the leaf."""
-    header = session.header.data if session.header is not None else {
-        "type": "session", "version": 2, "id": session.session_id}
+    header = (
+        session.header.data
+        if session.header is not None
+        else {"type": "session", "version": 2, "id": session.session_id}
+    )
     lines: list[dict[str, Any]] = [header]
     entries = [e.data for e in trace.entries]
     if any(e["type"] in (E.CONTEXT_CAPSULE, E.SKILL_ACTIVATION) for e in entries):
-        migration = {"type": "session_migration", "timestamp": header.get("timestamp"),
-                     "fromVersion": 1, "toVersion": 2}
+        migration = {
+            "type": "session_migration",
+            "timestamp": header.get("timestamp"),
+            "fromVersion": 1,
+            "toVersion": 2,
+        }
         lines.append(migration)
         lines.extend(entries)
         if entries:
-            lines.append({"type": "session_cursor", "timestamp": entries[-1].get("timestamp"),
-                          "leafId": entries[-1].get("id"), "reason": "append"})
+            lines.append(
+                {
+                    "type": "session_cursor",
+                    "timestamp": entries[-1].get("timestamp"),
+                    "leafId": entries[-1].get("id"),
+                    "reason": "append",
+                }
+            )
     else:
         lines.extend(entries)
     return lines

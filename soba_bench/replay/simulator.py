@@ -81,19 +81,31 @@ def checkpoint_event(item: dict[str, Any]) -> dict[str, Any] | None:
 class Replayer:
     """One replay of one session under one config. Use :func:`replay_session`."""
 
-    def __init__(self, session: Session, config: EngineConfig, options: ReplayOptions,
-                 chain: Sequence[Strategy] | None = None,
-                 clock: VirtualClock | RealClock | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        config: EngineConfig,
+        options: ReplayOptions,
+        chain: Sequence[Strategy] | None = None,
+        clock: VirtualClock | RealClock | None = None,
+    ) -> None:
         self.session = session
         self.config = config
         self.options = options
         self.marks = scan_turn_marks(session)
         self.source_branch = session.active_branch
         reserved = {e.id for e in session.tree_entries if e.id}
-        self.live = LiveBranch(session.session_id or "session", meter=get_meter(options.meter),
-                               reserved_ids=reserved)
-        self.engine = Engine.create(config, branch=self.live, chain=chain,
-                                    variant=options.variant, clock=clock, seed=options.seed)
+        self.live = LiveBranch(
+            session.session_id or "session", meter=get_meter(options.meter), reserved_ids=reserved
+        )
+        self.engine = Engine.create(
+            config,
+            branch=self.live,
+            chain=chain,
+            variant=options.variant,
+            clock=clock,
+            seed=options.seed,
+        )
         self.trace = ReplayTrace(config_line={})
         self.turn = 0
         self.inputs_pending = False
@@ -102,15 +114,21 @@ class Replayer:
         self.checkpoint_calls: dict[Any, dict[str, Any]] = {}
         self.queued_events: list[dict[str, Any]] = []
         self.seq = 0
-        self.counts = {"droppedCapsules": 0, "droppedLegacyCompactions": 0,
-                       "inTurnUserItems": 0, "failedToolOutputs": 0, "ignoredItems": 0}
+        self.counts = {
+            "droppedCapsules": 0,
+            "droppedLegacyCompactions": 0,
+            "inTurnUserItems": 0,
+            "failedToolOutputs": 0,
+            "ignoredItems": 0,
+        }
         self.max_effective = 0
         self.preflight_ms = 0.0
 
     # ── helpers ─────────────────────────────────────────────────────────────────
     def _metrics(self, fingerprint: str) -> RequestMetrics:
-        return RequestMetrics(self.config.systemPromptTokens, self.config.toolSchemaTokens,
-                              fingerprint, self.turn)
+        return RequestMetrics(
+            self.config.systemPromptTokens, self.config.toolSchemaTokens, fingerprint, self.turn
+        )
 
     def _append(self, entry: Entry) -> None:
         # Original id and content; the parent becomes the replayed leaf.
@@ -145,23 +163,44 @@ class Replayer:
         attempt = None
         if result.plan is not None:
             new_events = self.engine.events.events[events_before:]
-            attempt = self._attempt_line(index, before_id, flush, pending, result, new_events,
-                                         wall_ms)
+            attempt = self._attempt_line(
+                index, before_id, flush, pending, result, new_events, wall_ms
+            )
             self.trace.outcomes.append(result.outcome)
-        self.trace.barriers.append(BarrierRecord(
-            index, before_id, flush, self.turn, pending, snap.effectiveTokens, snap.source,
-            snap.hardLimit, soft, result.canProceed, attempt,
-        ))
+        self.trace.barriers.append(
+            BarrierRecord(
+                index,
+                before_id,
+                flush,
+                self.turn,
+                pending,
+                snap.effectiveTokens,
+                snap.source,
+                snap.hardLimit,
+                soft,
+                result.canProceed,
+                attempt,
+            )
+        )
         return result
 
-    def _attempt_line(self, index, before_id, flush, pending, result: BarrierResult,
-                      new_events, wall_ms) -> dict[str, Any]:
+    def _attempt_line(
+        self, index, before_id, flush, pending, result: BarrierResult, new_events, wall_ms
+    ) -> dict[str, Any]:
         self.seq += 1
         outcome, plan = result.outcome, result.plan
         start = next(e for e in new_events if e["type"] == ev.COMPACTION_START)
-        terminal = next(e for e in new_events if e["type"] in (
-            ev.COMPACTION_DONE, ev.COMPACTION_SKIPPED, ev.COMPACTION_FAILED,
-            ev.COMPACTION_CANCELLED))
+        terminal = next(
+            e
+            for e in new_events
+            if e["type"]
+            in (
+                ev.COMPACTION_DONE,
+                ev.COMPACTION_SKIPPED,
+                ev.COMPACTION_FAILED,
+                ev.COMPACTION_CANCELLED,
+            )
+        )
         completed = outcome.status == COMPLETED
         provenance = outcome.capsule.data["provenance"] if completed else None
         validation = outcome.validation
@@ -265,14 +304,16 @@ class Replayer:
     def _finish(self, replay_ms: float) -> ReplayTrace:
         session, trace = self.session, self.trace
         final = self.engine.manager.get_snapshot(
-            self.config.systemPromptTokens, self.config.toolSchemaTokens, f"turn_{self.turn}")
+            self.config.systemPromptTokens, self.config.toolSchemaTokens, f"turn_{self.turn}"
+        )
         trace.capsules = [e.data for e in self.live.entries if e.kind == E.CONTEXT_CAPSULE]
         trace.entries = list(self.live.entries)
         trace.events = list(self.engine.events.events)
         trace.stats = {
             "entriesInFile": len(session.lines),
             "branchEntries": len(self.source_branch),
-            "replayedEntries": len(self.source_branch) - self.counts["droppedCapsules"]
+            "replayedEntries": len(self.source_branch)
+            - self.counts["droppedCapsules"]
             - self.counts["droppedLegacyCompactions"],
             **{k: v for k, v in self.counts.items() if k != "ignoredItems"},
             "turns": self.turn,
@@ -286,15 +327,20 @@ class Replayer:
             "replayMs": round(replay_ms, 2),
             "preflightMs": round(self.preflight_ms, 2),
             "entriesPerSec": round(len(self.source_branch) / (replay_ms / 1000), 1)
-            if replay_ms > 0 else None,
+            if replay_ms > 0
+            else None,
         }
         return trace
 
 
-def replay_session(session: Session, config: EngineConfig,
-                   options: ReplayOptions | None = None, *,
-                   chain: Sequence[Strategy] | None = None,
-                   clock: VirtualClock | RealClock | None = None) -> ReplayTrace:
+def replay_session(
+    session: Session,
+    config: EngineConfig,
+    options: ReplayOptions | None = None,
+    *,
+    chain: Sequence[Strategy] | None = None,
+    clock: VirtualClock | RealClock | None = None,
+) -> ReplayTrace:
     """Replay one session under one engine config and return the trace."""
     options = options or ReplayOptions()
     replayer = Replayer(session, config, options, chain=chain, clock=clock)
@@ -302,11 +348,13 @@ def replay_session(session: Session, config: EngineConfig,
     return replayer.run()
 
 
-def config_line(session: Session, config: EngineConfig, replayer: Replayer,
-                options: ReplayOptions) -> dict[str, Any]:
+def config_line(
+    session: Session, config: EngineConfig, replayer: Replayer, options: ReplayOptions
+) -> dict[str, Any]:
     meter = replayer.live.meter
-    branch_tokens = sum(meter.count_item(e.item) for e in replayer.source_branch
-                        if e.item is not None)
+    branch_tokens = sum(
+        meter.count_item(e.item) for e in replayer.source_branch if e.item is not None
+    )
     return {
         "kind": "config",
         "session": session.path.rsplit("/", 1)[-1] if session.path else None,

@@ -81,9 +81,7 @@ class ReplayTrace:
             "blockedRequests": sum(1 for b in self.barriers if not b.canProceed),
             "flushPreflights": sum(1 for b in self.barriers if b.flush),
             "capsules": len(self.capsules),
-            "reclaimedTokens": sum(
-                a["reclaimed"] for a in attempts if a["outcome"] == COMPLETED
-            ),
+            "reclaimedTokens": sum(a["reclaimed"] for a in attempts if a["outcome"] == COMPLETED),
             **self.final_state,
         }
 

@@ -38,7 +38,10 @@ def build_input(branch: Sequence[Entry], compatibility_key: str | None = None) -
         return ModelInput(tuple(prefix + kept))
     legacy = next((e for e in reversed(branch) if e.kind == E.COMPACTION), None)
     if legacy is not None:
-        items = [legacy.data["compactionItem"], *_items_from(branch, legacy.data["firstKeptEntryId"])]
+        items = [
+            legacy.data["compactionItem"],
+            *_items_from(branch, legacy.data["firstKeptEntryId"]),
+        ]
         return ModelInput(tuple(items), previous_response_id=legacy.data.get("responseId"))
     return ModelInput(tuple(e.item for e in branch if e.item is not None))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,6 +22,11 @@ from soba_bench.session.entries import Entry
 from soba_bench.session.model import LineIssue, Session
 
 GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _reject_constant(name: str) -> None:
+    # Python's json accepts NaN/Infinity; JSON.parse does not, so SOBA skips such a line.
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:
@@ -56,6 +62,8 @@ def parse_lines(
             raise err
         issues.append(LineIssue(lineno, str(err), skipped=True))
 
+    # SOBA trims the whole file first, which also drops a leading byte-order mark.
+    content = content.removeprefix(b"\xef\xbb\xbf")
     for lineno, raw_line in enumerate(content.split(b"\n"), start=1):
         if not raw_line.strip():
             continue
@@ -65,7 +73,7 @@ def parse_lines(
             bad(lineno, f"invalid UTF-8 at byte {exc.start}", expected="UTF-8 text")
             continue
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             bad(
                 lineno,
@@ -73,39 +81,73 @@ def parse_lines(
                 expected="one JSON object per line",
             )
             continue
+        except ValueError as exc:  # NaN / Infinity (see _reject_constant)
+            bad(lineno, f"not valid JSON ({exc})", expected="one JSON object per line")
+            continue
         if not isinstance(data, dict):
-            bad(lineno, "line is not a JSON object", value=data, has_value=True,
-                expected="a JSON object with a 'type' field")
+            bad(
+                lineno,
+                "line is not a JSON object",
+                value=data,
+                has_value=True,
+                expected="a JSON object with a 'type' field",
+            )
             continue
         kind = data.get("type")
         if not isinstance(kind, str):
-            bad(lineno, "line has no string 'type'", field="type", value=kind,
-                has_value="type" in data, expected="a line kind such as 'item' or 'session'")
+            bad(
+                lineno,
+                "line has no string 'type'",
+                field="type",
+                value=kind,
+                has_value="type" in data,
+                expected="a line kind such as 'item' or 'session'",
+            )
             continue
         violation = next(schema.line_violations(data), None)
         if violation is not None:
             fld, value, accepted = violation
             missing = schema.is_missing(value)
-            bad(lineno, f"{kind} line: field is missing" if missing else f"{kind} line: wrong type",
-                field=fld, value=None if missing else value, has_value=not missing,
-                expected=accepted)
+            bad(
+                lineno,
+                f"{kind} line: field is missing" if missing else f"{kind} line: wrong type",
+                field=fld,
+                value=None if missing else value,
+                has_value=not missing,
+                expected=accepted,
+            )
             continue
         if kind in E.TREE_KINDS:
             if data["id"] in seen_ids:
-                bad(lineno, f"{kind} line: duplicate entry id", field="id", value=data["id"],
-                    has_value=True, expected="ids unique among tree entries")
+                bad(
+                    lineno,
+                    f"{kind} line: duplicate entry id",
+                    field="id",
+                    value=data["id"],
+                    has_value=True,
+                    expected="ids unique among tree entries",
+                )
                 continue
             seen_ids.add(data["id"])
         if kind == E.ITEM and data["item"]["type"] not in E.ITEM_TYPES:
             # Kept (SOBA stores and round-trips it) but flagged: the engine counts it as 0.
-            issues.append(LineIssue(
-                lineno,
-                str(InputError("item line: unknown item type (kept, counted as 0 tokens)",
-                               path=path, line=lineno, field="item.type",
-                               value=data["item"]["type"], has_value=True,
-                               expected=", ".join(sorted(E.ITEM_TYPES)))),
-                skipped=False,
-            ))
+            issues.append(
+                LineIssue(
+                    lineno,
+                    str(
+                        InputError(
+                            "item line: unknown item type (kept, counted as 0 tokens)",
+                            path=path,
+                            line=lineno,
+                            field="item.type",
+                            value=data["item"]["type"],
+                            has_value=True,
+                            expected=", ".join(sorted(E.ITEM_TYPES)),
+                        )
+                    ),
+                    skipped=False,
+                )
+            )
         out.append(Entry(kind, data, lineno))
     return out, issues
 
@@ -115,8 +157,11 @@ def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
     path_str = str(path)
     entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
     if not any(e.kind == E.HEADER for e in entries):
-        err = InputError("not a SOBA session: no 'session' header line", path=path_str,
-                         expected='a first line like {"type":"session","version":2,"id":...}')
+        err = InputError(
+            "not a SOBA session: no 'session' header line",
+            path=path_str,
+            expected='a first line like {"type":"session","version":2,"id":...}',
+        )
         if strict or not entries:
             raise err
         issues.append(LineIssue(0, str(err), skipped=False))
@@ -134,12 +179,23 @@ def dumps_line(data: dict) -> str:
     return text
 
 
+def _file_mode(target: Path) -> int:
+    """The replaced file's permissions, or what a plain open() would create."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
     """Write ``payload`` to ``path`` via a temporary file in the same folder and a rename."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _file_mode(target))  # mkstemp's 0600 would survive the rename
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()

@@ -22,9 +22,11 @@ _TYPES = {
     "integer or null": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
     "boolean": lambda v: isinstance(v, bool),
     "object": lambda v: isinstance(v, dict),
+    "object or null": lambda v: v is None or isinstance(v, dict),
     "list": lambda v: isinstance(v, list),
     "string or list": lambda v: isinstance(v, str | list),
     "list of strings": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "list of objects": lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v),
 }
 
 Rule = tuple[str, str, bool]  # (field path, accepted type, required)
@@ -61,7 +63,7 @@ LINE_RULES: dict[str, list[Rule]] = {
         ("portableState.completed", "list of strings", True),
         ("portableState.inProgress", "list of strings", True),
         ("portableState.pending", "list of strings", True),
-        ("portableState.decisions", "list", True),
+        ("portableState.decisions", "list of objects", True),
         ("portableState.blockers", "list of strings", True),
         ("portableState.nextSteps", "list of strings", True),
         ("artifacts", "object", True),
@@ -70,7 +72,8 @@ LINE_RULES: dict[str, list[Rule]] = {
         ("artifacts.verificationCommands", "list of strings", True),
         ("artifacts.verificationStatus", "string", True),
         ("artifacts.checkpointSummaries", "list of strings", False),
-        ("activatedSkills", "list", True),
+        ("activatedSkills", "list of objects", True),
+        ("nativeContinuation", "object or null", False),
         ("provenance", "object", True),
         ("provenance.firstCompactedEntryId", "string", True),
         ("provenance.firstKeptEntryId", "string", True),
