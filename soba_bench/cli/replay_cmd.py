@@ -18,6 +18,7 @@ from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
 from soba_bench.errors import InputError
 from soba_bench.meter import DEFAULT_METER
 from soba_bench.replay.output import jsonl_payload, replayed_session_lines, write_all
+from soba_bench.replay.provider import USAGE_MODES, USAGE_NONE
 from soba_bench.replay.simulator import ReplayOptions, replay_session
 from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session import read_session
@@ -45,6 +46,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--meter", default=DEFAULT_METER, help="token meter (default soba)")
     parser.add_argument("--seed", type=int, default=0, help="seed for checkpoint ids")
+    parser.add_argument(
+        "--usage",
+        choices=USAGE_MODES,
+        default=USAGE_NONE,
+        help="provider-reported input tokens: none (SOBA's estimated meter, the default), "
+        "recorded (the transcript's model_request records), simulated (the simulated "
+        "provider's count)",
+    )
+    parser.add_argument(
+        "--provider-meter",
+        help="tokenizer of the simulated provider (default: --meter), e.g. tiktoken:cl100k_base",
+    )
+    parser.add_argument(
+        "--simulate-overflow",
+        action="store_true",
+        help="the simulated provider answers context_overflow when input + maxOutputTokens "
+        "exceeds contextWindow, driving SOBA's recovery path",
+    )
+    parser.add_argument(
+        "--no-commands",
+        action="store_true",
+        help="treat '/compact ...' user messages as plain messages instead of the command",
+    )
     parser.add_argument(
         "--lenient",
         action="store_true",
@@ -110,7 +134,15 @@ def run(args: argparse.Namespace) -> int:
     config = build_engine_config(data, source=args.config)
     VARIANTS.get(args.variant)
     session = read_session(args.session, strict=not args.lenient)
-    options = ReplayOptions(variant=args.variant, meter=args.meter, seed=args.seed)
+    options = ReplayOptions(
+        variant=args.variant,
+        meter=args.meter,
+        seed=args.seed,
+        usage=args.usage,
+        provider_meter=args.provider_meter,
+        simulate_overflow=args.simulate_overflow,
+        commands=not args.no_commands,
+    )
     trace = replay_session(session, config, options)
     files = {}
     if args.decisions:

@@ -48,6 +48,9 @@ class RecoveryResult:
     shouldRetry: bool
     error: str | None = None
     outcome: CompactionOutcome | None = None
+    snapshot: Any = None
+    post_snapshot: Any = None
+    plan: CompactionPlan | None = None
 
 
 class ContextController:
@@ -198,8 +201,9 @@ class ContextController:
             decision.estimatedSavingsRatio,
         )
         outcome, post = self._run(plan, metrics, signal)
+        seen = {"snapshot": snapshot, "post_snapshot": post, "plan": plan}
         if outcome.status == O.COMPLETED and post.effectiveTokens <= post.hardLimit:
-            return RecoveryResult(True, True, outcome=outcome)
+            return RecoveryResult(True, True, outcome=outcome, **seen)
         if outcome.status == O.COMPLETED:
             error = (
                 "Emergency compaction freed insufficient context. Post-compaction: "
@@ -208,7 +212,7 @@ class ContextController:
         else:
             error = outcome.reason
         self._context_error(error, post.effectiveTokens, post.hardLimit)
-        return RecoveryResult(False, False, error, outcome)
+        return RecoveryResult(False, False, error, outcome, **seen)
 
     def effective_context_tokens(self, metrics: RequestMetrics) -> float | None:
         try:

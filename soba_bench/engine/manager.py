@@ -329,11 +329,14 @@ class ContextManager:
         *,
         fingerprint: str | None = None,
         signal: AbortSignal | None = None,
+        system_prompt_tokens: float = MANUAL_SYSTEM_PROMPT_TOKENS,
+        tool_schema_tokens: float = MANUAL_TOOL_SCHEMA_TOKENS,
     ) -> CompactionOutcome:
-        """``/compact [instructions]``: straight to the manager with 1000/500 non-session
-        tokens, always estimated, no soft ROI minima."""
+        """``manualCompact``: straight to the manager, no soft ROI minima. The non-session
+        tokens default to the 1000/500 that the ``/compact`` command hard-codes; SOBA's
+        manager takes them as arguments (its own tests pass 10/5)."""
         fp = fingerprint or f"manual_compact_{self.clock.epoch_ms()}"
-        snap = self.get_snapshot(MANUAL_SYSTEM_PROMPT_TOKENS, MANUAL_TOOL_SCHEMA_TOKENS, fp)
+        snap = self.get_snapshot(system_prompt_tokens, tool_schema_tokens, fp)
         decision = self.policy.evaluate_user_request(snap)
         if not decision.shouldCompact:
             return CompactionOutcome(

@@ -16,17 +16,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from soba_bench.engine import events as ev
 from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.branch import LiveBranch
+from soba_bench.engine.command import parse_compact_command, run_compact_command
 from soba_bench.engine.config import EngineConfig
-from soba_bench.engine.controller import BarrierResult, RequestMetrics
+from soba_bench.engine.controller import BarrierResult, RecoveryResult, RequestMetrics
 from soba_bench.engine.facade import Engine
 from soba_bench.engine.failures import tool_failure_output
-from soba_bench.engine.outcome import COMPLETED
 from soba_bench.engine.strategies.base import Strategy
 from soba_bench.engine.variants import DEFAULT_VARIANT
+from soba_bench.errors import UnknownNameError
 from soba_bench.meter import DEFAULT_METER, get_meter
+from soba_bench.replay.provider import (
+    USAGE_MODES,
+    USAGE_NONE,
+    USAGE_RECORDED,
+    USAGE_SIMULATED,
+    SimulatedProvider,
+    recorded_usage,
+)
+from soba_bench.replay.records import attempt_line
 from soba_bench.replay.trace import BarrierRecord, ReplayTrace
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
@@ -38,9 +47,20 @@ MODEL_OUTPUT_TYPES = frozenset({E.FUNCTION_CALL, E.LOCAL_SHELL_CALL, E.REASONING
 
 @dataclass(frozen=True)
 class ReplayOptions:
+    """How to replay. The defaults are SOBA's conformance harness: estimated meter, no
+    provider, ``/compact`` lines run as commands (none occur in SOBA's own transcripts)."""
+
     variant: str = DEFAULT_VARIANT
     meter: str = DEFAULT_METER
     seed: int = 0
+    usage: str = USAGE_NONE  # none | recorded | simulated (provider-reported input tokens)
+    provider_meter: str | None = None  # the simulated provider's tokenizer (default: meter)
+    simulate_overflow: bool = False  # provider answers context_overflow above the window
+    commands: bool = True  # a user message "/compact [instructions]" runs the command
+
+    def __post_init__(self) -> None:
+        if self.usage not in USAGE_MODES:
+            raise UnknownNameError("usage mode", self.usage, list(USAGE_MODES))
 
 
 def classify(item: dict[str, Any]) -> str:
@@ -123,6 +143,17 @@ class Replayer:
         }
         self.max_effective = 0
         self.preflight_ms = 0.0
+        self.usage = recorded_usage(session) if options.usage == USAGE_RECORDED else {}
+        self.provider: SimulatedProvider | None = None
+        if options.usage == USAGE_SIMULATED or options.simulate_overflow:
+            self.provider = SimulatedProvider(
+                self.live,
+                get_meter(options.provider_meter or options.meter),
+                config.contextWindow,
+                config.maxOutputTokens,
+                config.systemPromptTokens + config.toolSchemaTokens,
+            )
+        self.counts.update({"compactCommands": 0, "overflowErrors": 0, "usageRecords": 0})
 
     # ── helpers ─────────────────────────────────────────────────────────────────
     def _metrics(self, fingerprint: str) -> RequestMetrics:
@@ -157,14 +188,42 @@ class Replayer:
         self.inputs_pending = False
         if not result.canProceed:
             self.turn_errors += 1
+        self._record(index, before_id, flush, pending, result, events_before, wall_ms)
+        return result
+
+    def _record(
+        self,
+        index,
+        before_id,
+        flush,
+        pending,
+        result,
+        events_before,
+        wall_ms,
+        overflow: bool = False,
+    ) -> None:
         snap = result.snapshot
         soft = self.engine.manager.policy.soft_limit(snap)
         self.max_effective = max(self.max_effective, snap.effectiveTokens)
+        can_proceed = result.shouldRetry if overflow else result.canProceed
         attempt = None
         if result.plan is not None:
-            new_events = self.engine.events.events[events_before:]
-            attempt = self._attempt_line(
-                index, before_id, flush, pending, result, new_events, wall_ms
+            self.seq += 1
+            attempt = attempt_line(
+                seq=self.seq,
+                index=index,
+                before_id=before_id,
+                flush=flush,
+                turn=self.turn,
+                pending=pending,
+                outcome=result.outcome,
+                required=result.plan.required,
+                source=snap.source,
+                tokens_before=snap.effectiveTokens,
+                measured_after=result.post_snapshot.effectiveTokens,
+                can_proceed=can_proceed,
+                new_events=self.engine.events.events[events_before:],
+                wall_ms=wall_ms,
             )
             self.trace.outcomes.append(result.outcome)
         self.trace.barriers.append(
@@ -178,67 +237,105 @@ class Replayer:
                 snap.source,
                 snap.hardLimit,
                 soft,
-                result.canProceed,
+                can_proceed,
                 attempt,
+                overflow,
             )
         )
-        return result
 
-    def _attempt_line(
-        self, index, before_id, flush, pending, result: BarrierResult, new_events, wall_ms
-    ) -> dict[str, Any]:
+    # ── the provider (beyond SOBA's recorded behaviour) ─────────────────────────
+    def send(self, index: int, entry: Entry) -> None:
+        """The request the barrier let through reaches the provider: it may overflow (one
+        recovery per turn, then the iteration re-runs), and it may report usage."""
+        provider = self.provider
+        if provider is not None and self.options.simulate_overflow:
+            while provider.overflows_now():
+                provider.overflows += 1
+                if not self._recover(index, entry.id):
+                    self.counts["overflowErrors"] += 1
+                    self.turn_errors += 1  # the loop records an api_error; nothing is sent
+                    return
+                retry = self.barrier(index, entry.id, flush=False)
+                if not retry.canProceed:
+                    return
+        tokens = None
+        if self.options.usage == USAGE_RECORDED:
+            tokens = self.usage.get(entry.id)
+        elif self.options.usage == USAGE_SIMULATED and provider is not None:
+            tokens = provider.request_tokens()
+        if tokens is not None:
+            # Measured through the leaf before the response's own items, as SOBA records it.
+            self.engine.manager.record_provider_usage(
+                tokens, self.live.leaf_id, f"turn_{self.turn}"
+            )
+            self.counts["usageRecords"] += 1
+
+    def _recover(self, index: int, before_id: str | None) -> bool:
+        events_before = len(self.engine.events.events)
+        started = time.perf_counter()
+        result: RecoveryResult = self.engine.controller.recover_context_overflow(
+            self._metrics(f"turn_{self.turn}_overflow")
+        )
+        wall_ms = (time.perf_counter() - started) * 1000
+        if result.plan is not None:
+            self._record(
+                index,
+                before_id,
+                False,
+                self.engine.controller.pending_trigger,
+                result,
+                events_before,
+                wall_ms,
+                overflow=True,
+            )
+        return result.shouldRetry
+
+    def compact_command(self, index: int, entry: Entry, instructions: str) -> None:
+        """A ``/compact`` line: the command runs; the line itself is not conversation."""
+        self.counts["compactCommands"] += 1
+        events_before = len(self.engine.events.events)
+        started = time.perf_counter()
+        before = self.engine.manager.get_snapshot(1000, 500, f"manual_compact_{index}")
+        outcome, _ = run_compact_command(
+            self.engine, instructions, fingerprint=f"manual_compact_{index}"
+        )
+        wall_ms = (time.perf_counter() - started) * 1000
+        post = self.engine.manager.get_snapshot(1000, 500, f"manual_compact_{index}")
         self.seq += 1
-        outcome, plan = result.outcome, result.plan
-        start = next(e for e in new_events if e["type"] == ev.COMPACTION_START)
-        terminal = next(
-            e
-            for e in new_events
-            if e["type"]
-            in (
-                ev.COMPACTION_DONE,
-                ev.COMPACTION_SKIPPED,
-                ev.COMPACTION_FAILED,
-                ev.COMPACTION_CANCELLED,
+        attempt = attempt_line(
+            seq=self.seq,
+            index=index,
+            before_id=entry.id,
+            flush=False,
+            turn=self.turn,
+            pending=self.engine.controller.pending_trigger,
+            outcome=outcome,
+            required=False,
+            source=before.source,
+            tokens_before=before.effectiveTokens,
+            measured_after=post.effectiveTokens,
+            can_proceed=True,
+            new_events=self.engine.events.events[events_before:],
+            wall_ms=wall_ms,
+        )
+        attempt["command"] = "/compact"
+        self.trace.outcomes.append(outcome)
+        self.trace.barriers.append(
+            BarrierRecord(
+                index,
+                entry.id,
+                False,
+                self.turn,
+                attempt["pendingTrigger"],
+                before.effectiveTokens,
+                before.source,
+                before.hardLimit,
+                attempt["softLimit"],
+                True,
+                attempt,
+                overflow=True,
             )
         )
-        completed = outcome.status == COMPLETED
-        provenance = outcome.capsule.data["provenance"] if completed else None
-        validation = outcome.validation
-        metrics = outcome.metrics or {}
-        ratio = metrics.get("savingsRatio")
-        return {
-            "kind": "attempt",
-            "seq": self.seq,
-            "entryIndex": index,
-            "beforeEntryId": before_id,
-            "flush": flush,
-            "turn": self.turn,
-            "trigger": plan.trigger,
-            "required": plan.required,
-            "pendingTrigger": pending,
-            "outcome": outcome.status,
-            "reason": outcome.reason,
-            "source": plan.snapshot.source,
-            "tokensBefore": plan.snapshot.effectiveTokens,
-            "tokensAfter": terminal["tokensAfter"],
-            "measuredTokensAfter": result.post_snapshot.effectiveTokens,
-            "reclaimed": terminal["reclaimedTokens"],
-            "savingsRatio": round(ratio, 6) if ratio is not None else None,
-            "firstKeptEntryId": provenance["firstKeptEntryId"] if provenance else None,
-            "firstCompactedEntryId": provenance["firstCompactedEntryId"] if provenance else None,
-            "compactedItemCount": len(provenance["sourceEntryIds"]) if provenance else None,
-            "strategy": outcome.strategy,
-            "quality": outcome.quality,
-            "checkpointId": outcome.checkpointId,
-            "validationErrors": [f.code for f in validation.errors] if validation else [],
-            "validationWarnings": [f.code for f in validation.warnings] if validation else [],
-            "softLimit": start["softLimit"],
-            "hardLimit": start["hardLimit"],
-            "canProceed": result.canProceed,
-            "durationMs": outcome.durationMs,
-            "generationDurationMs": metrics.get("generationDurationMs"),
-            "wallMs": round(wall_ms, 3),
-        }
 
     # ── the walk (R2-R7) ────────────────────────────────────────────────────────
     def run(self) -> ReplayTrace:
@@ -257,7 +354,10 @@ class Replayer:
                 self._append(entry)
                 continue
             role = classify(item)
-            if role == "user":
+            command = self._command(item) if role == "user" else False
+            if command is not False:
+                self.compact_command(index, entry, command)
+            elif role == "user":
                 if self.turn == 0 or opening is None or entry.id in opening:
                     self._open_turn(index, entry)
                 else:  # an injected nudge: an input that opens no turn
@@ -267,8 +367,8 @@ class Replayer:
                     self._append(entry)
                     self.inputs_pending = True
             elif role == "model":
-                if self.inputs_pending:
-                    self.barrier(index, entry.id, flush=False)
+                if self.inputs_pending and self.barrier(index, entry.id, flush=False).canProceed:
+                    self.send(index, entry)
                 self._append(entry)
                 self.turn_has_output = True
                 event = checkpoint_event(item)
@@ -289,6 +389,22 @@ class Replayer:
         if self.inputs_pending and self.turn >= 1:
             self.barrier(len(branch), None, flush=True)
         return self._finish((time.perf_counter() - started) * 1000)
+
+    def _command(self, item: dict[str, Any]) -> str | bool:
+        if not self.options.commands:
+            return False
+        content = item.get("content")
+        if isinstance(content, str):
+            text = content
+        elif isinstance(content, list):
+            text = "".join(
+                b.get("text", "")
+                for b in content
+                if isinstance(b, dict) and isinstance(b.get("text"), str)
+            )
+        else:
+            return False
+        return parse_compact_command(text)
 
     def _open_turn(self, index: int, entry: Entry) -> None:
         if self.inputs_pending and self.turn >= 1:
@@ -324,6 +440,8 @@ class Replayer:
             "finalEffectiveTokens": final.effectiveTokens,
             "maxEffectiveTokens": self.max_effective,
             "ignoredItems": self.counts["ignoredItems"],
+            "usage": self.options.usage,
+            **(self.provider.describe() if self.provider else {}),
             "replayMs": round(replay_ms, 2),
             "preflightMs": round(self.preflight_ms, 2),
             "entriesPerSec": round(len(self.source_branch) / (replay_ms / 1000), 1)
@@ -344,12 +462,16 @@ def replay_session(
     """Replay one session under one engine config and return the trace."""
     options = options or ReplayOptions()
     replayer = Replayer(session, config, options, chain=chain, clock=clock)
-    replayer.trace.config_line = config_line(session, config, replayer, options)
+    replayer.trace.config_line = config_line(session, config, replayer, options, chain)
     return replayer.run()
 
 
 def config_line(
-    session: Session, config: EngineConfig, replayer: Replayer, options: ReplayOptions
+    session: Session,
+    config: EngineConfig,
+    replayer: Replayer,
+    options: ReplayOptions,
+    chain: Sequence[Strategy] | None = None,
 ) -> dict[str, Any]:
     meter = replayer.live.meter
     branch_tokens = sum(
@@ -369,9 +491,9 @@ def config_line(
         "fileLines": len(session.lines),
         "branchEntries": len(replayer.source_branch),
         "branchItemTokens": branch_tokens,
-        "meterSource": "estimated",
+        "meterSource": "estimated" if options.usage == USAGE_NONE else "provider_usage",
         "meter": meter.name,
-        "strategy": "deterministic-only",
+        "strategy": "deterministic-only" if chain is None else "+".join(s.name for s in chain),
         "engine": f"soba-bench {options.variant}",
         "variant": options.variant,
     }
