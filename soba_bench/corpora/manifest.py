@@ -1,0 +1,121 @@
+"""Corpus folders: ``manifest.json`` (name, version, format, per-session sha256 and sizes,
+source, licence) next to the session files. Runs record the manifest hash, so a result can
+always be traced to the exact bytes it was computed from."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from soba_bench.errors import InputError
+
+MANIFEST_NAME = "manifest.json"
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CorpusSession:
+    name: str
+    file: str
+    sha256: str
+    bytes: int
+    path: Path
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    version: str
+    format: str
+    source: str
+    licence: str
+    root: Path
+    sessions: tuple[CorpusSession, ...]
+    manifest_sha256: str
+    data: dict[str, Any]
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _require(data: dict, key: str, kind: type, path: Path) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise InputError(
+            "corpus manifest field is missing or has the wrong type",
+            path=str(path),
+            field=key,
+            value=value,
+            has_value=key in data,
+            expected=kind.__name__,
+        )
+    return value
+
+
+def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
+    """Read a corpus folder's manifest; with ``verify`` every session's sha256 is checked."""
+    root = Path(root)
+    path = root / MANIFEST_NAME if root.is_dir() else root
+    root = path.parent
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(
+            "corpus manifest not found", path=str(path), expected=f"a folder with {MANIFEST_NAME}"
+        ) from None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"corpus manifest is not valid JSON ({exc})", path=str(path)) from None
+    if not isinstance(data, dict):
+        raise InputError("corpus manifest must be a JSON object", path=str(path))
+    sessions = []
+    for index, item in enumerate(_require(data, "sessions", list, path)):
+        if not isinstance(item, dict):
+            raise InputError("session entry must be an object", path=str(path),
+                             field=f"sessions[{index}]", value=item, has_value=True)
+        file = _require(item, "file", str, path)
+        session_path = root / file
+        expected = _require(item, "sha256", str, path)
+        if verify:
+            if not session_path.is_file():
+                raise InputError("corpus session file is missing", path=str(session_path),
+                                 field=f"sessions[{index}].file", value=file, has_value=True)
+            actual = sha256_file(session_path)
+            if actual != expected:
+                raise InputError("corpus session does not match its manifest sha256",
+                                 path=str(session_path), field=f"sessions[{index}].sha256",
+                                 value=actual, has_value=True, expected=expected)
+        sessions.append(CorpusSession(item.get("name") or Path(file).name, file, expected,
+                                      int(item.get("bytes") or 0), session_path))
+    return Corpus(
+        name=_require(data, "name", str, path),
+        version=str(data.get("version", "")),
+        format=str(data.get("format", "soba-jsonl")),
+        source=str(data.get("source", "")),
+        licence=str(data.get("licence", "")),
+        root=root,
+        sessions=tuple(sessions),
+        manifest_sha256=hashlib.sha256(raw).hexdigest(),
+        data=data,
+    )
+
+
+def build_manifest(root: str | Path, files: list[str], **fields: Any) -> dict[str, Any]:
+    """A manifest dict for session files under ``root`` (sha256 and size filled in)."""
+    root = Path(root)
+    sessions = []
+    for file in files:
+        path = root / file
+        name = path.name.removesuffix(".gz").removesuffix(".jsonl")
+        sessions.append({"name": name, "file": file, "sha256": sha256_file(path),
+                         "bytes": path.stat().st_size})
+    return {"schemaVersion": SCHEMA_VERSION, **fields, "sessions": sessions}
