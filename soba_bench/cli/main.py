@@ -12,6 +12,7 @@ from soba_bench.errors import SobaBenchError
 
 # name -> module under soba_bench.cli; each module has add_arguments(parser) and run(args).
 COMMANDS = {
+    "run": "soba_bench.cli.run_cmd",
     "inspect": "soba_bench.cli.inspect_cmd",
     "replay": "soba_bench.cli.replay_cmd",
 }

@@ -80,22 +80,44 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
     sessions = []
     for index, item in enumerate(_require(data, "sessions", list, path)):
         if not isinstance(item, dict):
-            raise InputError("session entry must be an object", path=str(path),
-                             field=f"sessions[{index}]", value=item, has_value=True)
+            raise InputError(
+                "session entry must be an object",
+                path=str(path),
+                field=f"sessions[{index}]",
+                value=item,
+                has_value=True,
+            )
         file = _require(item, "file", str, path)
         session_path = root / file
         expected = _require(item, "sha256", str, path)
         if verify:
             if not session_path.is_file():
-                raise InputError("corpus session file is missing", path=str(session_path),
-                                 field=f"sessions[{index}].file", value=file, has_value=True)
+                raise InputError(
+                    "corpus session file is missing",
+                    path=str(session_path),
+                    field=f"sessions[{index}].file",
+                    value=file,
+                    has_value=True,
+                )
             actual = sha256_file(session_path)
             if actual != expected:
-                raise InputError("corpus session does not match its manifest sha256",
-                                 path=str(session_path), field=f"sessions[{index}].sha256",
-                                 value=actual, has_value=True, expected=expected)
-        sessions.append(CorpusSession(item.get("name") or Path(file).name, file, expected,
-                                      int(item.get("bytes") or 0), session_path))
+                raise InputError(
+                    "corpus session does not match its manifest sha256",
+                    path=str(session_path),
+                    field=f"sessions[{index}].sha256",
+                    value=actual,
+                    has_value=True,
+                    expected=expected,
+                )
+        sessions.append(
+            CorpusSession(
+                item.get("name") or Path(file).name,
+                file,
+                expected,
+                int(item.get("bytes") or 0),
+                session_path,
+            )
+        )
     return Corpus(
         name=_require(data, "name", str, path),
         version=str(data.get("version", "")),
@@ -116,6 +138,7 @@ def build_manifest(root: str | Path, files: list[str], **fields: Any) -> dict[st
     for file in files:
         path = root / file
         name = path.name.removesuffix(".gz").removesuffix(".jsonl")
-        sessions.append({"name": name, "file": file, "sha256": sha256_file(path),
-                         "bytes": path.stat().st_size})
+        sessions.append(
+            {"name": name, "file": file, "sha256": sha256_file(path), "bytes": path.stat().st_size}
+        )
     return {"schemaVersion": SCHEMA_VERSION, **fields, "sessions": sessions}

@@ -1,0 +1,140 @@
+"""The main job: replay every session of a corpus through the SOBA engine and summarize.
+
+Defaults to the bundled corpus (corpora/soba-conformance) under SOBA's default config (a
+128k window), no network and no API key. KEY=VALUE overrides any engine key by its SOBA
+name. Writes a self-describing run record and one row per session under results/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from soba_bench.cli.replay_cmd import load_config_data
+from soba_bench.corpora.manifest import load_corpus
+from soba_bench.engine.config import build_engine_config, with_overrides
+from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
+from soba_bench.meter import DEFAULT_METER
+from soba_bench.replay.simulator import ReplayOptions, replay_session
+from soba_bench.session import read_session
+from soba_bench.sweep.record import base_record, new_run_id, write_run
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CORPUS = REPO_ROOT / "corpora" / "soba-conformance"
+DEFAULT_RESULTS = REPO_ROOT / "results"
+
+COLUMNS = [
+    ("session", 28),
+    ("entries", 8),
+    ("turns", 6),
+    ("barriers", 9),
+    ("attempts", 9),
+    ("completed", 10),
+    ("skipped", 8),
+    ("failed", 7),
+    ("blocked", 8),
+    ("reclaimed", 10),
+]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "overrides", nargs="*", metavar="KEY=VALUE", help="engine config overrides by SOBA key name"
+    )
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=DEFAULT_CORPUS,
+        help="corpus folder with a manifest.json (default: the bundled one)",
+    )
+    parser.add_argument("--config", help="CASE.json config (conformance format)")
+    parser.add_argument(
+        "--variant", default=DEFAULT_VARIANT, help=f"engine variant ({', '.join(VARIANTS.names())})"
+    )
+    parser.add_argument("--meter", default=DEFAULT_METER, help="token meter (default soba)")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=DEFAULT_RESULTS,
+        help="where run folders go (default: results/)",
+    )
+    parser.add_argument("--no-write", action="store_true", help="print only")
+
+
+def session_row(name: str, trace) -> dict:
+    s = trace.summary()
+    outcomes = s["byOutcome"]
+    return {
+        "session": name,
+        "entries": s["branchEntries"],
+        "turns": s["turns"],
+        "barriers": s["preflights"],
+        "attempts": s["attempts"],
+        "completed": outcomes.get("completed", 0),
+        "skipped": outcomes.get("skipped", 0),
+        "failed": outcomes.get("failed", 0),
+        "blocked": s["blockedRequests"],
+        "reclaimed": s["reclaimedTokens"],
+        "byTrigger": s["byTrigger"],
+        "finalEffectiveTokens": s["finalEffectiveTokens"],
+        "maxEffectiveTokens": s["maxEffectiveTokens"],
+        "replayMs": s["replayMs"],
+    }
+
+
+def format_row(row: dict) -> str:
+    cells = []
+    for name, width in COLUMNS:
+        value = row[name]
+        cells.append(f"{value:<{width}}" if name == "session" else f"{value:>{width}}")
+    return " ".join(cells)
+
+
+def run(args: argparse.Namespace) -> int:
+    data = with_overrides(load_config_data(args.config), args.overrides)
+    config = build_engine_config(data, source=args.config)
+    VARIANTS.get(args.variant)
+    corpus = load_corpus(args.corpus)
+    options = ReplayOptions(variant=args.variant, meter=args.meter)
+    print(
+        f"soba-bench run: corpus {corpus.name} ({len(corpus.sessions)} sessions), engine "
+        f"{args.variant}, window {config.contextWindow}/{config.maxOutputTokens}, "
+        f"hard limit {config.hardLimit}"
+    )
+    print(format_row({name: name for name, _ in COLUMNS}))
+    started = time.perf_counter()
+    rows = []
+    for item in corpus.sessions:
+        trace = replay_session(read_session(item.path), config, options)
+        rows.append(session_row(item.name, trace))
+        print(format_row(rows[-1]))
+    totals = {name: sum(r[name] for r in rows) for name, _ in COLUMNS if name != "session"}
+    print(format_row({"session": "total", **totals}))
+    elapsed = time.perf_counter() - started
+    print(f"replayed {totals['entries']} entries in {elapsed:.2f} s")
+    if not args.no_write:
+        run_id = new_run_id()
+        record = base_record(
+            run_id,
+            kind="corpus-replay",
+            status="completed",
+            config=config.to_dict(),
+            compactionRequested=config.compactionRequested.to_dict(),
+            variant=args.variant,
+            meter=args.meter,
+            strategy="deterministic",
+            summarizer=None,
+            seed=options.seed,
+            corpus={
+                "name": corpus.name,
+                "version": corpus.version,
+                "manifestSha256": corpus.manifest_sha256,
+                "root": str(corpus.root),
+            },
+            totals=totals,
+            timings={"wallSeconds": round(elapsed, 3)},
+        )
+        write_run(args.results / run_id, record, rows)
+        print(f"run record: {args.results / run_id / 'run.json'}")
+    return 0

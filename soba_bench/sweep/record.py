@@ -1,0 +1,64 @@
+"""Self-describing run records: every run says what produced it (resolved config, package
+version, git revision, corpus name and manifest hash, strategy, seed, status, timings).
+Reports read these records, never file names."""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from soba_bench import SOBA_VERSION, __version__
+from soba_bench.session.jsonl import atomic_write_bytes, encode_jsonl
+
+RECORD_SCHEMA_VERSION = 1
+
+
+def git_revision(path: Path | None = None) -> str | None:
+    """The checkout's HEAD commit (with ``-dirty`` when it has changes), or None."""
+    cwd = path or Path(__file__).resolve().parent
+    try:
+        rev = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=5
+        )
+        if rev.returncode != 0:
+            return None
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+        return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def new_run_id(prefix: str = "run") -> str:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return f"{prefix}-{stamp}-{uuid.uuid4().hex[:6]}"
+
+
+def base_record(run_id: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "schemaVersion": RECORD_SCHEMA_VERSION,
+        "runId": run_id,
+        "createdAt": datetime.now(UTC).isoformat(timespec="seconds"),
+        "package": {"name": "soba-bench", "version": __version__, "sobaVersion": SOBA_VERSION},
+        "gitRevision": git_revision(),
+        "python": platform.python_version(),
+        **fields,
+    }
+
+
+def write_run(run_dir: Path, record: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """Rows first, record last: a folder with a run.json is a complete run."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(run_dir / "sessions.jsonl", encode_jsonl(rows))
+    payload = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    atomic_write_bytes(run_dir / "run.json", payload.encode("utf-8"))
