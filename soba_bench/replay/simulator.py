@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from soba_bench.engine import events as ev
 from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.command import parse_compact_command, run_compact_command
@@ -26,6 +27,7 @@ from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.strategies.base import Strategy
 from soba_bench.engine.variants import DEFAULT_VARIANT
 from soba_bench.errors import UnknownNameError
+from soba_bench.jscompat import js_round
 from soba_bench.meter import DEFAULT_METER, get_meter
 from soba_bench.replay.provider import (
     USAGE_MODES,
@@ -143,6 +145,7 @@ class Replayer:
         }
         self.max_effective = 0
         self.preflight_ms = 0.0
+        self.used_tokens = 0  # cumulative provider-reported input tokens (budget_update)
         self.usage = recorded_usage(session) if options.usage == USAGE_RECORDED else {}
         self.provider: SimulatedProvider | None = None
         if options.usage == USAGE_SIMULATED or options.simulate_overflow:
@@ -189,7 +192,27 @@ class Replayer:
         if not result.canProceed:
             self.turn_errors += 1
         self._record(index, before_id, flush, pending, result, events_before, wall_ms)
+        self._budget_update()
         return result
+
+    def _budget_update(self) -> None:
+        """The loop's budget_update after each preflight (engine.md l.1): context fill is
+        measured with its own fingerprint, so it is always an estimate."""
+        effective = self.engine.controller.effective_context_tokens(
+            self._metrics(f"turn_{self.turn}_ctx")
+        )
+        window = self.config.contextWindow
+        self.engine.events(
+            {
+                "type": ev.BUDGET_UPDATE,
+                "timestamp": self.engine.manager.clock.epoch_ms(),
+                "usedTokens": self.used_tokens,
+                "totalBudget": 0,
+                "contextWindow": window,
+                "percentage": js_round(100 * effective / window) if effective is not None else 0,
+                "effectiveContextTokens": effective,
+            }
+        )
 
     def _record(
         self,
@@ -265,6 +288,7 @@ class Replayer:
             tokens = provider.request_tokens()
         if tokens is not None:
             # Measured through the leaf before the response's own items, as SOBA records it.
+            self.used_tokens += tokens
             self.engine.manager.record_provider_usage(
                 tokens, self.live.leaf_id, f"turn_{self.turn}"
             )
