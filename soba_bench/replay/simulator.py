@@ -10,27 +10,21 @@ are dropped so the engine decides afresh; every other entry keeps its original i
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from soba_bench.engine import events as ev
 from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.branch import LiveBranch
-from soba_bench.engine.command import parse_compact_command, run_compact_command
 from soba_bench.engine.config import EngineConfig
-from soba_bench.engine.controller import BarrierResult, RecoveryResult, RequestMetrics
+from soba_bench.engine.controller import BarrierResult, RequestMetrics
 from soba_bench.engine.facade import Engine
 from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.strategies.base import Strategy
-from soba_bench.engine.variants import DEFAULT_VARIANT
-from soba_bench.errors import UnknownNameError
 from soba_bench.jscompat import js_round
-from soba_bench.meter import DEFAULT_METER, get_meter
+from soba_bench.meter import get_meter
 from soba_bench.replay.provider import (
-    USAGE_MODES,
     USAGE_NONE,
     USAGE_RECORDED,
     USAGE_SIMULATED,
@@ -38,69 +32,16 @@ from soba_bench.replay.provider import (
     recorded_usage,
 )
 from soba_bench.replay.records import attempt_line
+from soba_bench.replay.rules import ReplayOptions, checkpoint_event, classify, compact_command_of
+from soba_bench.replay.steps import ProviderSteps
 from soba_bench.replay.trace import BarrierRecord, ReplayTrace
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
 from soba_bench.session.model import Session
 from soba_bench.session.turns import scan_turn_marks
 
-MODEL_OUTPUT_TYPES = frozenset({E.FUNCTION_CALL, E.LOCAL_SHELL_CALL, E.REASONING})
 
-
-@dataclass(frozen=True)
-class ReplayOptions:
-    """How to replay. The defaults are SOBA's conformance harness: estimated meter, no
-    provider, ``/compact`` lines run as commands (none occur in SOBA's own transcripts)."""
-
-    variant: str = DEFAULT_VARIANT
-    meter: str = DEFAULT_METER
-    seed: int = 0
-    usage: str = USAGE_NONE  # none | recorded | simulated (provider-reported input tokens)
-    provider_meter: str | None = None  # the simulated provider's tokenizer (default: meter)
-    simulate_overflow: bool = False  # provider answers context_overflow above the window
-    commands: bool = True  # a user message "/compact [instructions]" runs the command
-
-    def __post_init__(self) -> None:
-        if self.usage not in USAGE_MODES:
-            raise UnknownNameError("usage mode", self.usage, list(USAGE_MODES))
-
-
-def classify(item: dict[str, Any]) -> str:
-    """R2: user / model output / input / ignored."""
-    kind = item.get("type")
-    if kind == E.MESSAGE:
-        role = item.get("role")
-        if role == "user":
-            return "user"
-        return "model" if role == "assistant" else "input"
-    if kind in MODEL_OUTPUT_TYPES:
-        return "model"
-    if kind in E.OUTPUT_TYPES:
-        return "input"
-    return "ignored"
-
-
-def checkpoint_event(item: dict[str, Any]) -> dict[str, Any] | None:
-    """R7: a ``checkpoint`` call with kind milestone|plan_pivot -> its scheduled event."""
-    if item.get("type") != E.FUNCTION_CALL or item.get("name") != "checkpoint":
-        return None
-    try:
-        args = json.loads(item.get("arguments"))
-    except (TypeError, ValueError, RecursionError):
-        return None
-    if not isinstance(args, dict) or args.get("kind") not in ("milestone", "plan_pivot"):
-        return None
-    completed, pending = args.get("completed"), args.get("pending")
-    return {
-        "kind": args["kind"],
-        "reason": args.get("reason"),
-        "nextDirection": args.get("nextDirection"),
-        "completed": completed if completed is not None else [],
-        "pending": pending if pending is not None else [],
-    }
-
-
-class Replayer:
+class Replayer(ProviderSteps):
     """One replay of one session under one config. Use :func:`replay_session`."""
 
     def __init__(
@@ -266,101 +207,6 @@ class Replayer:
             )
         )
 
-    # ── the provider (beyond SOBA's recorded behaviour) ─────────────────────────
-    def send(self, index: int, entry: Entry) -> None:
-        """The request the barrier let through reaches the provider: it may overflow (one
-        recovery per turn, then the iteration re-runs), and it may report usage."""
-        provider = self.provider
-        if provider is not None and self.options.simulate_overflow:
-            while provider.overflows_now():
-                provider.overflows += 1
-                if not self._recover(index, entry.id):
-                    self.counts["overflowErrors"] += 1
-                    self.turn_errors += 1  # the loop records an api_error; nothing is sent
-                    return
-                retry = self.barrier(index, entry.id, flush=False)
-                if not retry.canProceed:
-                    return
-        tokens = None
-        if self.options.usage == USAGE_RECORDED:
-            tokens = self.usage.get(entry.id)
-        elif self.options.usage == USAGE_SIMULATED and provider is not None:
-            tokens = provider.request_tokens()
-        if tokens is not None:
-            # Measured through the leaf before the response's own items, as SOBA records it.
-            self.used_tokens += tokens
-            self.engine.manager.record_provider_usage(
-                tokens, self.live.leaf_id, f"turn_{self.turn}"
-            )
-            self.counts["usageRecords"] += 1
-
-    def _recover(self, index: int, before_id: str | None) -> bool:
-        events_before = len(self.engine.events.events)
-        started = time.perf_counter()
-        result: RecoveryResult = self.engine.controller.recover_context_overflow(
-            self._metrics(f"turn_{self.turn}_overflow")
-        )
-        wall_ms = (time.perf_counter() - started) * 1000
-        if result.plan is not None:
-            self._record(
-                index,
-                before_id,
-                False,
-                self.engine.controller.pending_trigger,
-                result,
-                events_before,
-                wall_ms,
-                overflow=True,
-            )
-        return result.shouldRetry
-
-    def compact_command(self, index: int, entry: Entry, instructions: str) -> None:
-        """A ``/compact`` line: the command runs; the line itself is not conversation."""
-        self.counts["compactCommands"] += 1
-        events_before = len(self.engine.events.events)
-        started = time.perf_counter()
-        before = self.engine.manager.get_snapshot(1000, 500, f"manual_compact_{index}")
-        outcome, _ = run_compact_command(
-            self.engine, instructions, fingerprint=f"manual_compact_{index}"
-        )
-        wall_ms = (time.perf_counter() - started) * 1000
-        post = self.engine.manager.get_snapshot(1000, 500, f"manual_compact_{index}")
-        self.seq += 1
-        attempt = attempt_line(
-            seq=self.seq,
-            index=index,
-            before_id=entry.id,
-            flush=False,
-            turn=self.turn,
-            pending=self.engine.controller.pending_trigger,
-            outcome=outcome,
-            required=False,
-            source=before.source,
-            tokens_before=before.effectiveTokens,
-            measured_after=post.effectiveTokens,
-            can_proceed=True,
-            new_events=self.engine.events.events[events_before:],
-            wall_ms=wall_ms,
-        )
-        attempt["command"] = "/compact"
-        self.trace.outcomes.append(outcome)
-        self.trace.barriers.append(
-            BarrierRecord(
-                index,
-                entry.id,
-                False,
-                self.turn,
-                attempt["pendingTrigger"],
-                before.effectiveTokens,
-                before.source,
-                before.hardLimit,
-                attempt["softLimit"],
-                True,
-                attempt,
-                overflow=True,
-            )
-        )
-
     # ── the walk (R2-R7) ────────────────────────────────────────────────────────
     def run(self) -> ReplayTrace:
         started = time.perf_counter()
@@ -378,7 +224,9 @@ class Replayer:
                 self._append(entry)
                 continue
             role = classify(item)
-            command = self._command(item) if role == "user" else False
+            command = (
+                compact_command_of(item) if role == "user" and self.options.commands else False
+            )
             if command is not False:
                 self.compact_command(index, entry, command)
             elif role == "user":
@@ -413,22 +261,6 @@ class Replayer:
         if self.inputs_pending and self.turn >= 1:
             self.barrier(len(branch), None, flush=True)
         return self._finish((time.perf_counter() - started) * 1000)
-
-    def _command(self, item: dict[str, Any]) -> str | bool:
-        if not self.options.commands:
-            return False
-        content = item.get("content")
-        if isinstance(content, str):
-            text = content
-        elif isinstance(content, list):
-            text = "".join(
-                b.get("text", "")
-                for b in content
-                if isinstance(b, dict) and isinstance(b.get("text"), str)
-            )
-        else:
-            return False
-        return parse_compact_command(text)
 
     def _open_turn(self, index: int, entry: Entry) -> None:
         if self.inputs_pending and self.turn >= 1:
