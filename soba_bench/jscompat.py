@@ -88,6 +88,22 @@ def js_string(value: Any) -> str:
     return "[object Object]"
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def js_json_parse(text: str) -> Any:
+    """``JSON.parse``: like ``json.loads``, but NaN, Infinity and -Infinity are errors
+    (Python accepts them; JavaScript does not)."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def js_join(values: Any, separator: str = ",") -> str:
+    """``Array.prototype.join``: null and undefined elements become empty strings (unlike
+    ``String(null)``, which is "null")."""
+    return separator.join("" if v is None or v is UNDEFINED else js_string(v) for v in values)
+
+
 def _escape_lone_surrogates(text: str) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

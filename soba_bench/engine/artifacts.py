@@ -4,10 +4,9 @@ carry the previous capsule's ledger forward."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from soba_bench.jscompat import js_truthy
+from soba_bench.jscompat import js_json_parse, js_truthy
 
 DETERMINISTIC_KEYWORDS = ("test", "lint", "build", "check")
 PORTABLE_KEYWORDS = ("test", "lint", "build")
@@ -86,7 +85,7 @@ def parse_arguments(arguments: Any) -> Any:
     if not isinstance(arguments, str):
         # JSON.parse(String(x)): only strings reach here from a strict read
         raise ValueError("arguments is not a string")
-    return json.loads(arguments)
+    return js_json_parse(arguments)
 
 
 def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) -> dict[str, Any]:

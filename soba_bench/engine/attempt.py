@@ -98,6 +98,11 @@ def reason_text(reason: Any) -> str:
     return str(reason)
 
 
+def whole_ms_between(start_ms: float, end_ms: float) -> int:
+    """A duration as JavaScript measures it: the difference of two integer timestamps."""
+    return max(0, int(end_ms) - int(start_ms))
+
+
 class Interrupted(Exception):
     """The attempt's internal controller aborted while a model call was awaited (SOBA's
     ``raceWithAbort`` rejection). Strategies must let it propagate."""
@@ -136,6 +141,8 @@ class AttemptContext:
         self._changed = threading.Event()
         if external is not None:
             external.add_listener(self._forward)
+            if not clock.real:  # a scheduled abort that is already due has happened
+                external.poll(self.started_ms)
             if external.aborted:
                 self._forward()
 
@@ -160,8 +167,9 @@ class AttemptContext:
     def externally_aborted(self) -> bool:
         return self.external is not None and self.external.aborted
 
-    def elapsed_ms(self) -> float:
-        return max(0.0, self.clock.now_ms() - self.started_ms)
+    def elapsed_ms(self) -> int:
+        """Whole milliseconds since the attempt started (SOBA subtracts ``Date.now()``s)."""
+        return whole_ms_between(self.started_ms, self.clock.now_ms())
 
     def call_model(self, call: Callable[[], Any] | SimulatedReply) -> str:
         """Await one model call under the deadline and the external signal. Returns the reply

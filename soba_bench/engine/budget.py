@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from soba_bench.jscompat import js_round
+from soba_bench.jscompat import js_number, js_round, js_to_fixed
 
 
 @dataclass(frozen=True)
@@ -20,11 +20,12 @@ class BudgetStatus:
 
 
 def format_tokens(tokens: float) -> str:
+    # toFixed, not Python's format: an exact half rounds up (1250 -> "1.3K", not "1.2K").
     if tokens >= 1_000_000:
-        return f"{tokens / 1_000_000:.1f}M"
+        return f"{js_to_fixed(tokens / 1_000_000, 1)}M"
     if tokens >= 1_000:
-        return f"{tokens / 1_000:.1f}K"
-    return str(int(tokens))
+        return f"{js_to_fixed(tokens / 1_000, 1)}K"
+    return js_number(tokens)
 
 
 class BudgetTracker:

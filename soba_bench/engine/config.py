@@ -116,8 +116,10 @@ def validate_compaction_config(
 def resolve_compaction(
     requested: CompactionConfig, context_window: float, max_output_tokens: float
 ) -> CompactionConfig:
-    """SOBA's ``resolveCompactionConfig`` after the merge: legacy timeout alias, then the
-    keepRecentTokens auto-adapt, then validation (raises ConfigError with SOBA's message)."""
+    """SOBA's ``resolveCompactionConfig`` after the merge: the keepRecentTokens auto-adapt,
+    then validation (raises ConfigError with SOBA's message). The ``backgroundTimeoutMs``
+    alias is applied while merging (:func:`build_engine_config`): a CompactionConfig cannot
+    tell an absent ``timeoutMs`` from the default one."""
     resolved = requested
     hard_limit = context_window - max_output_tokens - resolved.safetyReserveTokens
     if hard_limit > 0 and resolved.keepRecentTokens >= hard_limit:

@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from soba_bench.jscompat import JS_WHITESPACE, JS_WS_CLASS, js_slice, utf16_len
+
 COMPACTION_START = "compaction_start"
 COMPACTION_DONE = "compaction_done"
 COMPACTION_SKIPPED = "compaction_skipped"
@@ -85,11 +87,16 @@ class EventLog:
 
 
 # ── flight-record redaction (l.2) ─────────────────────────────────────────────
+# JavaScript regex semantics (no u flag): \b and /i are ASCII-only, \s is JS whitespace and
+# "$" is the very end of the string (Python's "$" also matches before a final newline).
 _SECRET_KEY = re.compile(
     r"(?:api[_-]?key|apikey|authorization|cookie|credential|password|secret|access[_-]?token|"
-    r"accesstoken|auth[_-]?token|authtoken|refresh[_-]?token|refreshtoken|(?:^|[_-])token$)",
-    re.IGNORECASE,
+    r"accesstoken|auth[_-]?token|authtoken|refresh[_-]?token|refreshtoken|(?:^|[_-])token\Z)",
+    re.IGNORECASE | re.ASCII,
 )
+_WS = JS_WS_CLASS
+_NOT_WS = f"[^{JS_WHITESPACE}"
+_JS = re.ASCII
 # Secret scrubbing of string values, rule by rule (private keys, bearer headers, key
 # assignments, provider key prefixes, GitHub/AWS/Slack tokens, JWTs, credential URLs).
 _SCRUB_RULES: list[tuple[re.Pattern, str]] = [
@@ -97,21 +104,29 @@ _SCRUB_RULES: list[tuple[re.Pattern, str]] = [
         re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
         "[REDACTED PRIVATE KEY]",
     ),
-    (re.compile(r"(authorization\s*:\s*bearer\s+)[^\s\"'`]+", re.IGNORECASE), r"\1[REDACTED]"),
     (
         re.compile(
-            r"((?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|password)\s*[:=]\s*"
-            r"[\"']?)[^\s\"'`]+",
-            re.IGNORECASE,
+            rf"(authorization{_WS}*:{_WS}*bearer{_WS}+){_NOT_WS}\"'`]+", re.IGNORECASE | _JS
         ),
         r"\1[REDACTED]",
     ),
-    (re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}\b"), "[REDACTED]"),
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"), "[REDACTED]"),
-    (re.compile(r"\bAKIA[A-Z0-9]{16}\b"), "[REDACTED]"),
-    (re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}\b"), "[REDACTED]"),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\b"), "[REDACTED]"),
-    (re.compile(r"([a-z][a-z0-9+.-]*://)[^\s/:@]+:[^\s/@]+@", re.IGNORECASE), r"\1[REDACTED]@"),
+    (
+        re.compile(
+            r"((?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|password)"
+            rf"{_WS}*[:=]{_WS}*[\"']?){_NOT_WS}\"'`]+",
+            re.IGNORECASE | _JS,
+        ),
+        r"\1[REDACTED]",
+    ),
+    (re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}\b", _JS), "[REDACTED]"),
+    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b", _JS), "[REDACTED]"),
+    (re.compile(r"\bAKIA[A-Z0-9]{16}\b", _JS), "[REDACTED]"),
+    (re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}\b", _JS), "[REDACTED]"),
+    (re.compile(r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\b", _JS), "[REDACTED]"),
+    (
+        re.compile(rf"([a-z][a-z0-9+.-]*://){_NOT_WS}/:@]+:{_NOT_WS}/@]+@", re.IGNORECASE | _JS),
+        r"\1[REDACTED]@",
+    ),
 ]
 MAX_STRING = 4000
 MAX_DEPTH = 8
@@ -121,8 +136,8 @@ REDACTED = "[REDACTED]"
 def scrub_string(text: str) -> str:
     for pattern, replacement in _SCRUB_RULES:
         text = pattern.sub(replacement, text)
-    if len(text) > MAX_STRING:
-        text = text[:MAX_STRING] + "\n[Flight record string truncated]"
+    if utf16_len(text) > MAX_STRING:  # JavaScript string length
+        text = js_slice(text, 0, MAX_STRING) + "\n[Flight record string truncated]"
     return text
 
 

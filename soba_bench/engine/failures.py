@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from soba_bench.jscompat import JS_WS_CLASS, js_string, js_trim
+from soba_bench.jscompat import JS_WS_CLASS, js_join, js_trim
 from soba_bench.session import entries as E
 
 # JS regex without the u flag: \b and /i are ASCII-only, \s is Unicode whitespace.
@@ -25,10 +25,9 @@ def output_text(item: dict[str, Any]) -> Any:
     """The output as SOBA reads it: a string, or the text blocks joined with newlines."""
     output = item.get("output")
     if item.get("type") == E.FUNCTION_CALL_OUTPUT and isinstance(output, list):
-        return "\n".join(
-            js_string(block.get("text"))
-            for block in output
-            if isinstance(block, dict) and "text" in block
+        return js_join(
+            (block["text"] for block in output if isinstance(block, dict) and "text" in block),
+            "\n",
         )
     return output
 

@@ -56,9 +56,9 @@ class ContextManager:
         self.branch = branch
         self.config = config
         self.compaction = config.compaction
-        self.variant = (
-            get_variant(variant) if isinstance(variant, str) or variant is None else variant
-        )
+        if variant is None:
+            variant = get_variant()
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
         self.meter = ContextMeter(
             config.contextWindow,
             config.maxOutputTokens,
@@ -84,6 +84,11 @@ class ContextManager:
         snap = self.meter.snapshot(self.branch, fingerprint, sys_tokens, tool_tokens, additional)
         self.last_snapshot = snap
         return snap
+
+    def _measure(self, sys_tokens: float, tool_tokens: float, fingerprint: str) -> ContextSnapshot:
+        # The manager's own entry points measure without caching: only getSnapshot (the
+        # controller's path) feeds the sidebar's last snapshot, as in SOBA.
+        return self.meter.snapshot(self.branch, fingerprint, sys_tokens, tool_tokens)
 
     def record_provider_usage(
         self, input_tokens: float, through_entry_id: str | None, fingerprint: str
@@ -336,7 +341,7 @@ class ContextManager:
         tokens default to the 1000/500 that the ``/compact`` command hard-codes; SOBA's
         manager takes them as arguments (its own tests pass 10/5)."""
         fp = fingerprint or f"manual_compact_{self.clock.epoch_ms()}"
-        snap = self.get_snapshot(system_prompt_tokens, tool_schema_tokens, fp)
+        snap = self._measure(system_prompt_tokens, tool_schema_tokens, fp)
         decision = self.policy.evaluate_user_request(snap)
         if not decision.shouldCompact:
             return CompactionOutcome(
@@ -362,7 +367,7 @@ class ContextManager:
         return self.execute_plan(self.create_plan(trigger, snapshot, False))
 
     def _required(self, trigger: str, sys_tokens: float, tool_tokens: float, fingerprint: str):
-        snap = self.get_snapshot(sys_tokens, tool_tokens, fingerprint)
+        snap = self._measure(sys_tokens, tool_tokens, fingerprint)
         decide = (
             self.policy.evaluate_hard_limit
             if trigger == HARD_LIMIT
@@ -376,7 +381,7 @@ class ContextManager:
         )
         outcome = self.execute_plan(plan)
         post = (
-            self.get_snapshot(sys_tokens, tool_tokens, fingerprint)
+            self._measure(sys_tokens, tool_tokens, fingerprint)
             if outcome.status == O.COMPLETED
             else None
         )

@@ -7,12 +7,17 @@ last Russian pattern practically never matches), and ``.`` stops at line termina
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from soba_bench.jscompat import JS_NOT_LINE_TERMINATOR, JS_WS_CLASS, js_trim, utf16_len
+from soba_bench.jscompat import (
+    JS_NOT_LINE_TERMINATOR,
+    JS_WS_CLASS,
+    js_json_parse,
+    js_trim,
+    utf16_len,
+)
 
 _DOT = JS_NOT_LINE_TERMINATOR
 _ANSWER = re.compile(
@@ -66,7 +71,7 @@ class Clarification:
 
 def _parse_call(arguments: Any) -> tuple[str, tuple[tuple[str, str], ...]] | None:
     try:
-        parsed = json.loads(arguments) if isinstance(arguments, str) else None
+        parsed = js_json_parse(arguments) if isinstance(arguments, str) else None
     except (ValueError, RecursionError):
         return None
     if not isinstance(parsed, dict):

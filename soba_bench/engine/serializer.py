@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from soba_bench.jscompat import js_slice, js_string, utf16_len
+from soba_bench.jscompat import js_join, js_slice, js_string, utf16_len
 
 MAX_TOOL_OUTPUT_CHARS = 2000
 TRUNCATION_MARK = "... [truncated]"
@@ -24,11 +24,12 @@ def serialize_item(item: dict[str, Any]) -> str:
         prefix = {"user": "[User]", "assistant": "[Assistant]"}.get(role, f"[{js_string(role)}]")
         content = item.get("content")
         if isinstance(content, list):
-            text = "\n".join(
-                js_string(b["text"])
-                if isinstance(b, dict) and "text" in b
-                else "[non-text content]"
-                for b in content
+            text = js_join(
+                (
+                    b["text"] if isinstance(b, dict) and "text" in b else "[non-text content]"
+                    for b in content
+                ),
+                "\n",
             )
             return f"{prefix}: {text}"
         return f"{prefix}: {js_string(content)}"
@@ -37,9 +38,9 @@ def serialize_item(item: dict[str, Any]) -> str:
     if kind == "function_call_output":
         output = item.get("output")
         if not isinstance(output, str):
-            output = "\n".join(
-                js_string(b["text"]) if isinstance(b, dict) and "text" in b else ""
-                for b in output or []
+            output = js_join(
+                (b["text"] if isinstance(b, dict) and "text" in b else "" for b in output or []),
+                "\n",
             )
         return f"[Tool Result: {js_string(item.get('call_id'))}]: {_cut(output)}"
     if kind == "local_shell_call":

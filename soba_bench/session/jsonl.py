@@ -16,17 +16,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from soba_bench.errors import InputError
+from soba_bench.jscompat import js_json_parse
 from soba_bench.session import entries as E
 from soba_bench.session import schema
 from soba_bench.session.entries import Entry
 from soba_bench.session.model import LineIssue, Session
 
 GZIP_MAGIC = b"\x1f\x8b"
-
-
-def _reject_constant(name: str) -> None:
-    # Python's json accepts NaN/Infinity; JSON.parse does not, so SOBA skips such a line.
-    raise ValueError(f"{name} is not a JSON value")
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:
@@ -73,7 +69,7 @@ def parse_lines(
             bad(lineno, f"invalid UTF-8 at byte {exc.start}", expected="UTF-8 text")
             continue
         try:
-            data = json.loads(text, parse_constant=_reject_constant)
+            data = js_json_parse(text)  # NaN/Infinity are not JSON: SOBA skips such a line
         except json.JSONDecodeError as exc:
             bad(
                 lineno,
@@ -81,7 +77,7 @@ def parse_lines(
                 expected="one JSON object per line",
             )
             continue
-        except ValueError as exc:  # NaN / Infinity (see _reject_constant)
+        except ValueError as exc:  # NaN / Infinity
             bad(lineno, f"not valid JSON ({exc})", expected="one JSON object per line")
             continue
         if not isinstance(data, dict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from soba_bench.engine.artifacts import extract_artifacts, parse_arguments, parse_checkpoint_facts
+from soba_bench.engine.attempt import whole_ms_between
 from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.reducer import reconcile_structured_state
 from soba_bench.engine.strategies.base import (
@@ -21,6 +22,7 @@ from soba_bench.engine.strategies.base import (
 )
 from soba_bench.jscompat import (
     js_collapse_whitespace,
+    js_join,
     js_slice,
     js_string,
     js_trim,
@@ -178,8 +180,8 @@ def _goal(items) -> str | None:
         if item.get("type") == "message" and item.get("role") == "user":
             content = item.get("content")
             if isinstance(content, list):
-                text = "\n".join(
-                    js_string(b["text"]) for b in content if isinstance(b, dict) and "text" in b
+                text = js_join(
+                    (b["text"] for b in content if isinstance(b, dict) and "text" in b), "\n"
                 )
                 if js_trim(text):
                     return js_slice(text, 0, 500)
@@ -249,5 +251,5 @@ class DeterministicStrategy:
             artifacts=artifacts,
             activatedSkills=gen.activated_skills,
             provenance=base_provenance(gen),
-            metrics=base_metrics(gen, max(0, ctx.clock.now_ms() - started)),
+            metrics=base_metrics(gen, whole_ms_between(started, ctx.clock.now_ms())),
         )

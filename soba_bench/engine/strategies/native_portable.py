@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.attempt import AttemptContext, whole_ms_between
 from soba_bench.engine.strategies.base import (
     NATIVE_PORTABLE,
     Draft,
@@ -40,6 +40,6 @@ class NativePortableStrategy:
             artifacts=portable.artifacts,
             activatedSkills=gen.activated_skills,
             provenance=base_provenance(gen),
-            metrics=base_metrics(gen, max(0, ctx.clock.now_ms() - started)),
+            metrics=base_metrics(gen, whole_ms_between(started, ctx.clock.now_ms())),
             nativeContinuation=native,
         )

@@ -9,13 +9,17 @@ parsing and coercion, which are engine behaviour.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from soba_bench.engine.artifacts import extract_artifacts
-from soba_bench.engine.attempt import AttemptContext, Interrupted
+from soba_bench.engine.attempt import (
+    AttemptContext,
+    Interrupted,
+    whole_ms_between,
+    whole_ms_between,
+)
 from soba_bench.engine.reducer import reconcile_structured_state
 from soba_bench.engine.strategies.base import (
     PORTABLE_ONLY,
@@ -25,7 +29,7 @@ from soba_bench.engine.strategies.base import (
     base_provenance,
 )
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
-from soba_bench.jscompat import js_trim
+from soba_bench.jscompat import js_json_parse, js_trim
 
 log = logging.getLogger("soba_bench.engine.portable_only")
 
@@ -49,7 +53,7 @@ def extract_json_object(reply: str) -> Any:
     escapes respected), so prose around a fenced JSON block still parses."""
     text = js_trim(reply)
     try:
-        return json.loads(text)
+        return js_json_parse(text)
     except (ValueError, RecursionError):
         pass
     start = text.find("{")
@@ -74,7 +78,7 @@ def extract_json_object(reply: str) -> Any:
             depth -= 1
             if depth == 0:
                 try:
-                    return json.loads(text[start : index + 1])
+                    return js_json_parse(text[start : index + 1])
                 except (ValueError, RecursionError) as exc:
                     raise StateParseError(str(exc)) from None
     raise StateParseError("reply contains incomplete JSON")
@@ -141,5 +145,5 @@ class PortableOnlyStrategy:
             artifacts=extract_artifacts(gen.source_items, portable=True),
             activatedSkills=gen.activated_skills,
             provenance=base_provenance(gen),
-            metrics=base_metrics(gen, max(0, ctx.clock.now_ms() - started)),
+            metrics=base_metrics(gen, whole_ms_between(started, ctx.clock.now_ms())),
         )
