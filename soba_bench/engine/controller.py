@@ -214,6 +214,15 @@ class ContextController:
         self._context_error(error, post.effectiveTokens, post.hardLimit)
         return RecoveryResult(False, False, error, outcome, **seen)
 
+    def record_provider_usage(
+        self, input_tokens: float | None, fingerprint: str, through_entry_id: str | None = None
+    ) -> None:
+        """After a model response: its reported input tokens become the meter's watermark
+        (a response without usage records nothing)."""
+        if self.manager is None or input_tokens is None:
+            return
+        self.manager.record_provider_usage(input_tokens, through_entry_id, fingerprint)
+
     def effective_context_tokens(self, metrics: RequestMetrics) -> float | None:
         try:
             return self._snapshot(metrics).effectiveTokens if self.manager else None

@@ -18,7 +18,6 @@ from soba_bench.engine.attempt import (
     AttemptContext,
     Interrupted,
     whole_ms_between,
-    whole_ms_between,
 )
 from soba_bench.engine.reducer import reconcile_structured_state
 from soba_bench.engine.strategies.base import (
