@@ -13,9 +13,8 @@ import argparse
 import json
 from pathlib import Path
 
-from soba_bench.engine.config import build_engine_config, with_overrides
+from soba_bench.engine.config import build_engine_config, read_config_data, with_overrides
 from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
-from soba_bench.errors import InputError
 from soba_bench.meter import DEFAULT_METER
 from soba_bench.replay.output import jsonl_payload, replayed_session_lines, write_all
 from soba_bench.replay.provider import USAGE_MODES, USAGE_NONE
@@ -78,31 +77,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_config_data(path: str | None) -> dict:
-    if path is None:
-        return {}
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("config file not found", path=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read config file: {exc}", path=str(p)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"config is not valid JSON ({exc.msg})",
-            path=str(p),
-            line=exc.lineno,
-            expected="a JSON object",
-        ) from None
-    if not isinstance(data, dict):
-        raise InputError(
-            "config must be a JSON object",
-            path=str(p),
-            value=data,
-            has_value=True,
-            expected='{"contextWindow": ..., "compaction": {...}}',
-        )
-    return data
+    """The CASE.json object given with --config, or an empty one (SOBA's defaults)."""
+    return read_config_data(path) if path is not None else {}
 
 
 def format_summary(trace: ReplayTrace) -> str:

@@ -214,17 +214,15 @@ def build_engine_config(data: dict[str, Any], *, source: str | None = None) -> E
     return replace(base, compaction=resolved, compactionRequested=requested)
 
 
-def load_engine_config(path: str | Path) -> EngineConfig:
-    """Read a CASE.json config file."""
+def read_config_data(path: str | Path) -> dict[str, Any]:
+    """The JSON object of a CASE.json config file (not yet validated)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError("config file not found", path=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read config file: {exc}", path=str(p)) from None
-    try:
-        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"config is not valid JSON ({exc.msg})",
@@ -232,7 +230,20 @@ def load_engine_config(path: str | Path) -> EngineConfig:
             line=exc.lineno,
             expected="a JSON object",
         ) from None
-    return build_engine_config(data, source=str(p))
+    if not isinstance(data, dict):
+        raise InputError(
+            "config must be a JSON object",
+            path=str(p),
+            value=data,
+            has_value=True,
+            expected='{"contextWindow": ..., "compaction": {...}}',
+        )
+    return data
+
+
+def load_engine_config(path: str | Path) -> EngineConfig:
+    """Read and resolve a CASE.json config file."""
+    return build_engine_config(read_config_data(path), source=str(path))
 
 
 def parse_override(text: str) -> tuple[str, Any]:
