@@ -15,6 +15,7 @@ COMMANDS = {
     "run": "soba_bench.cli.run_cmd",
     "inspect": "soba_bench.cli.inspect_cmd",
     "replay": "soba_bench.cli.replay_cmd",
+    "import": "soba_bench.cli.import_cmd",
 }
 
 

@@ -1,0 +1,86 @@
+"""Import sessions from another agent's format into a SOBA corpus folder.
+
+FORMAT is one of the registered importers (claude-code, codex, swe-agent, openhands, aider,
+openai-messages, hf). SRC is a file, a folder (searched recursively for that format's
+files) or, for hf, a dataset name or local parquet/json files. Writes <name>.jsonl (SOBA
+session JSONL), <name>.truth.json (ground truth derived mechanically) per session and a
+manifest.json into --out. Nothing is written unless the whole import succeeds; --lenient
+skips bad records instead (counted in each sidecar's origin).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from soba_bench.corpora.importers import IMPORTERS, ImportOptions, import_source
+from soba_bench.corpora.importers.hf import HF_MAPPINGS
+from soba_bench.corpora.importers.writer import write_corpus
+from soba_bench.errors import InputError
+
+
+def _column(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key or not value:
+        raise argparse.ArgumentTypeError(f"expected KEY=COLUMN, got {text!r}")
+    return key, value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("format", metavar="FORMAT", help=f"one of {', '.join(IMPORTERS)}")
+    parser.add_argument("src", metavar="SRC", help="source file, folder, or (hf) dataset")
+    parser.add_argument("--out", type=Path, required=True, help="output corpus folder")
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="skip bad records (counted in the sidecars) instead of failing",
+    )
+    parser.add_argument(
+        "--max-output-chars",
+        type=int,
+        metavar="N",
+        help="cut tool outputs longer than N characters (counted in the sidecars); "
+        "default: keep everything",
+    )
+    hf = parser.add_argument_group("hf options")
+    hf.add_argument("--mapping", help=f"column mapping ({', '.join(HF_MAPPINGS)})")
+    hf.add_argument(
+        "--column",
+        action="append",
+        type=_column,
+        default=[],
+        metavar="KEY=COLUMN",
+        help="override a mapping key: messages, id, role, content",
+    )
+    hf.add_argument("--split", default="train", help="dataset split (default train)")
+    hf.add_argument("--limit", type=int, metavar="N", help="import at most N rows")
+
+
+def run(args: argparse.Namespace) -> int:
+    IMPORTERS.get(args.format)  # unknown names fail here, listing the valid ones
+    if args.out.exists() and not args.out.is_dir():
+        raise InputError("output is not a folder", path=str(args.out), expected="a folder")
+    options = ImportOptions(
+        lenient=args.lenient,
+        max_output_chars=args.max_output_chars,
+        hf_mapping=args.mapping,
+        hf_columns=tuple(args.column),
+        hf_split=args.split,
+        hf_limit=args.limit,
+    )
+    result = import_source(args.format, args.src, options)
+    corpus = write_corpus(result, args.out)
+    print(f"soba-bench import: {args.format} -> {corpus.root} ({len(corpus.sessions)} sessions)")
+    width = max(len(w.name) for w in corpus.sessions)
+    for w in corpus.sessions:
+        origin = w.session.origin
+        skipped = origin.get("issues", {}).get("skipped", 0)
+        print(
+            f"  {w.name:<{width}}  {origin['items']:>6} items  {len(w.session.facts):>4} facts  "
+            f"{origin['flightRecords']:>4} usage  {len(w.session.compactions):>3} compactions"
+            + (f"  {skipped} bad records skipped" if skipped else "")
+        )
+    for message in result.skipped_files:
+        print(f"  skipped file: {message}")
+    print(f"manifest: {corpus.root / 'manifest.json'}")
+    return 0

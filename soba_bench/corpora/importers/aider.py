@@ -1,0 +1,188 @@
+"""aider chat histories (``.aider.chat.history.md``).
+
+aider appends Markdown: ``# aider chat started at <time>`` opens a session (one file usually
+holds many), ``#### <text>`` lines are what the user typed, ``> `` lines are aider's tool
+output, everything else is the model's reply.
+
+Mapping: user lines -> a user message (lines joined); ``/run X``, ``/test X`` and ``!X``
+become a ``function_call`` named ``bash`` (``{"command": X}``) whose output is the ``> ``
+block that follows. A ``> `` block after a reply that applied edits ("Applied edit to F")
+is the output of an ``apply_edits`` call listing those files (aider applies the reply's
+edit blocks as a tool). Other ``> `` blocks (banners, /add notices, token reports) are console
+output the model never sees: counted, not imported, but read for facts ("Added F to the
+chat" is a file read). Slash commands other than /run, /test, /ask, /code, /architect and
+/context are aider's own and not model input (counted). ``Tokens: N sent`` with an exact N
+gives a ``model_request`` record for the reply before it; rounded figures ("2.1k") are not
+used. aider records no exit codes. aider prefixes only the first line of a multi-line
+console message with ``>``; the rest reads as reply text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from soba_bench.corpora.importers.base import (
+    EPOCH,
+    ImportedSession,
+    Importer,
+    ImportOptions,
+    IssueLog,
+    SourceFile,
+    digest,
+    safe_name,
+)
+from soba_bench.corpora.importers.builder import SessionBuilder
+from soba_bench.corpora.importers.facts import ToolUse
+from soba_bench.corpora.importers.source import (
+    Where,
+    decode_utf8,
+)
+
+_START = re.compile(r"^# aider chat started at (.+?)\s*$")
+_APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
+_ADDED = re.compile(r"^Added (.+?) to the chat\.?\s*$")
+_TOKENS = re.compile(r"^Tokens: (\d{1,3}(?:,\d{3}){0,4}|\d{1,15}) sent\b")
+_RUN = re.compile(r"^(?:/run|/test|!)\s*(.*)$", re.DOTALL)
+_ASK = re.compile(r"^/(?:ask|code|architect|context)\s+(.*)$", re.DOTALL)
+
+
+class _Block:
+    def __init__(self, kind: str, line: int) -> None:
+        self.kind, self.line, self.lines = kind, line, []
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines).strip("\n")
+
+
+def split_sessions(text: str) -> list[tuple[str | None, int, list[_Block]]]:
+    """(start time, first line, blocks) per ``# aider chat started`` section."""
+    sessions: list[tuple[str | None, int, list[_Block]]] = []
+    blocks: list[_Block] = []
+    started: str | None = None
+    start_line = 1
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        m = _START.match(raw)
+        if m:
+            if blocks:
+                sessions.append((started, start_line, blocks))
+            blocks, started, start_line = [], m.group(1), lineno
+            continue
+        if raw.startswith("####"):
+            kind, body = "user", raw[4:].removeprefix(" ")
+            body = body.rstrip() if body.endswith("  ") else body
+            body = "" if body == "<blank>" else body
+        elif raw == ">" or raw.startswith("> "):  # not ">>>>>>> REPLACE" in a reply
+            kind, body = "tool", raw[2:].rstrip()
+        else:
+            kind, body = "assistant", raw
+        if not blocks or blocks[-1].kind != kind:
+            blocks.append(_Block(kind, lineno))
+        blocks[-1].lines.append(body)
+    if blocks:
+        sessions.append((started, start_line, blocks))
+    return sessions
+
+
+class AiderImporter(Importer):
+    name = "aider"
+    description = "aider chat histories (.aider.chat.history.md)"
+    patterns = (".aider.chat.history.md", "*.aider.chat.history.md")
+
+    def import_file(self, source: SourceFile, options: ImportOptions) -> list[ImportedSession]:
+        text = decode_utf8(source.content, source.path).replace("\r\n", "\n")
+        sections = [s for s in split_sessions(text) if any(b.text for b in s[2])]
+        stem = safe_name(Path(source.label).name.removesuffix(".md"), "aider")
+        out = []
+        for index, (started, first_line, blocks) in enumerate(sections):
+            b = SessionBuilder(
+                "aider",
+                seed=digest("aider", source.sha256, str(index)),
+                source_label=source.label,
+                source_sha256=source.sha256,
+                options=options,
+                issues=IssueLog(options.lenient),
+                timestamp=_iso(started),
+            )
+            b.notes["sourceLines"] = first_line
+            _Conversion(b, source.path).run(blocks)
+            name = stem if len(sections) == 1 else f"{stem}-{index + 1:03d}"
+            out.append(b.finish(name))
+        return out
+
+
+def _iso(started: str | None) -> str:
+    """``2024-05-01 10:00:00`` -> ``2024-05-01T10:00:00.000Z`` (aider writes local time)."""
+    m = re.match(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$", started or "")
+    return f"{m.group(1)}T{m.group(2)}.000Z" if m else EPOCH
+
+
+class _Conversion:
+    def __init__(self, b: SessionBuilder, path: str) -> None:
+        self.b, self.path = b, path
+        self.pending: str | None = None  # call id waiting for its ``>`` block
+        self.reply_start: str | None = None  # first entry of the latest reply
+        self.calls = 0
+        self.pending_reads: list[str] = []
+
+    def run(self, blocks: list[_Block]) -> None:
+        for block in blocks:
+            self.b.records += 1
+            text = block.text
+            if not text.strip():
+                continue
+            key = f"L{block.line}"
+            if block.kind == "user":
+                self.user(text, key, block)
+            elif block.kind == "assistant":
+                self.pending = None
+                self.reply_start = self.b.message("assistant", text, key=key)
+            else:
+                self.tool(text, key, block)
+            entry = self.b.last_entry_id
+            if entry is not None:
+                for path in self.pending_reads:
+                    self.b.facts.file("file_read", path, entry)
+                self.pending_reads.clear()
+
+    def _call(self, name: str, args: dict, key: str, use: ToolUse) -> str:
+        self.calls += 1
+        call_id = f"aider-{self.calls}"
+        self.b.call(call_id, name, args, key=key, where=Where(self.path), use=use)
+        return call_id
+
+    def user(self, text: str, key: str, block: _Block) -> None:
+        self.pending, self.reply_start = None, None
+        m = _RUN.match(text)
+        if m and m.group(1).strip():
+            command = m.group(1).strip()
+            self.pending = self._call("bash", {"command": command}, key, ToolUse(command=command))
+            return
+        ask = _ASK.match(text)
+        if ask:
+            text = ask.group(1)
+        elif text.startswith("/"):
+            self.b.skip("command")  # /add, /drop, /undo...: aider's own, not model input
+            return
+        self.b.message("user", text, key=key, goal=True)
+
+    def tool(self, text: str, key: str, block: _Block) -> None:
+        lines = text.split("\n")
+        self.pending_reads.extend(m.group(1) for ln in lines if (m := _ADDED.match(ln)))
+        tokens = next((_TOKENS.match(ln) for ln in lines if _TOKENS.match(ln)), None)
+        if tokens and self.reply_start is not None:
+            self.b.usage(int(tokens.group(1).replace(",", "")), before_entry=self.reply_start)
+            self.reply_start = None
+        if self.pending is not None:
+            self.b.output(self.pending, text, key=key, where=Where(self.path, block.line))
+            self.pending = None
+            return
+        applied = [m.group(1) for ln in lines if (m := _APPLIED.match(ln))]
+        if applied and self.b.last_entry_id is not None:
+            call_id = self._call(
+                "apply_edits", {"files": applied}, f"{key}:call", ToolUse(modifies=tuple(applied))
+            )
+            self.b.output(call_id, text, key=key, where=Where(self.path, block.line))
+            return
+        self.b.skip("consoleOutput")
