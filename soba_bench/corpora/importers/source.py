@@ -10,6 +10,7 @@ from typing import Any
 
 from soba_bench.corpora.importers.base import IssueLog, SourceFile
 from soba_bench.errors import InputError
+from soba_bench.jscompat import js_json_parse
 
 
 @dataclass
@@ -80,13 +81,9 @@ def expect_object(value: Any, where: Where, what: str = "a JSON object") -> dict
     return value
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON value")
-
-
 def parse_json_text(text: str, where: Where) -> Any:
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return js_json_parse(text)
     except json.JSONDecodeError as exc:
         line = where.line if where.line is not None else exc.lineno
         raise InputError(
