@@ -1,0 +1,102 @@
+"""How a planted fact is recognised in a capsule or a model input.
+
+Paths and commands match exactly after normalisation (a path is a path, not "something like
+it"); prose matches fuzzily: by content-word containment (how many of the fact's content words
+appear in the text) and, where the candidate is short, by rapidfuzz's token-set similarity.
+Both thresholds are configuration, and every decision can be explained by ``why``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+_WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")
+# Path-like runs: dots, slashes, tildes and dashes included, so ".env.local" and
+# "~/x/y.ts" are found whole; trailing sentence punctuation is stripped afterwards.
+_PATHISH = re.compile(r"[\w.~/@+-]+")
+_SPACE = re.compile(r"\s+")
+STOPWORDS = frozenset(
+    "a an and are as at be by for from has have in into is it its of on or that the this to "
+    "was were will with we i you use using should not no do does".split()
+)
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Thresholds for prose matching (0-100 scale for fuzzy, 0-1 for containment)."""
+
+    containment: float = 0.8
+    fuzzy: float = 85.0
+    fuzzy_max_chars: int = 400  # longer candidates use containment only (speed)
+
+
+DEFAULT_MATCH = MatchConfig()
+
+
+def normalize_text(text: str) -> str:
+    return _SPACE.sub(" ", text.lower()).strip()
+
+
+def normalize_path(path: str) -> str:
+    path = path.strip().strip("`'\"").replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/")
+
+
+def normalize_command(command: str) -> str:
+    return _SPACE.sub(" ", command.strip().strip("`")).strip()
+
+
+@lru_cache(maxsize=65536)
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(text.lower()) if w not in STOPWORDS)
+
+
+def containment(fact: str, text_words: frozenset[str]) -> float:
+    """Share of the fact's content words that appear in the text (1.0 for an empty fact)."""
+    words = content_words(fact)
+    if not words:
+        return 1.0
+    return len(words & text_words) / len(words)
+
+
+def fuzzy(fact: str, candidate: str) -> float:
+    from rapidfuzz import fuzz
+
+    return float(fuzz.token_set_ratio(normalize_text(fact), normalize_text(candidate)))
+
+
+class TextIndex:
+    """A searchable body of text: the whole text plus its separate candidate strings
+    (capsule list entries), so short candidates can be compared fuzzily."""
+
+    def __init__(self, candidates: Iterable[str], config: MatchConfig = DEFAULT_MATCH) -> None:
+        self.candidates = [c for c in candidates if isinstance(c, str) and c]
+        self.config = config
+        self.text = "\n".join(self.candidates)
+        self.lower = self.text.lower()
+        self.words = content_words(self.text)
+        self._paths = {normalize_path(w.rstrip(".,:;")) for w in _PATHISH.findall(self.text)}
+
+    def has_prose(self, fact: str) -> bool:
+        if containment(fact, self.words) >= self.config.containment:
+            return True
+        limit = self.config.fuzzy_max_chars
+        return any(fuzzy(fact, c) >= self.config.fuzzy for c in self.candidates if len(c) <= limit)
+
+    def has_exact(self, needle: str) -> bool:
+        """A command or other literal, normalised, as a substring of the text."""
+        needle = normalize_command(needle).lower()
+        return bool(needle) and needle in _SPACE.sub(" ", self.lower)
+
+    def has_path(self, path: str) -> bool:
+        return normalize_path(path) in self._paths
+
+    def why(self, fact: str) -> dict[str, float]:
+        """The scores behind a prose decision, for reports."""
+        best = max((fuzzy(fact, c) for c in self.candidates[:200]), default=0.0)
+        return {"containment": round(containment(fact, self.words), 3), "fuzzy": best}

@@ -1,0 +1,158 @@
+"""Retention against ground truth, per fact kind: recall (live facts still present),
+precision (files and commands that are not in the truth), staleness (a superseded decision or a
+resolved blocker presented as current) and noise carried along (secrets, injected
+instructions, distractors presented as decisions). Every score lists what was missed or wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from soba_bench.corpora.truth import Fact
+from soba_bench.scoring.match import normalize_path
+from soba_bench.scoring.timeline import Lifecycle
+from soba_bench.scoring.views import View
+
+PROSE_KINDS = (
+    "goal",
+    "constraint",
+    "decision",
+    "blocker",
+    "next_step",
+    "clarification",
+    "checkpoint",
+)
+FILE_KINDS = ("file_read", "file_modified", "file_renamed")
+RETENTION_KINDS = (*PROSE_KINDS, *FILE_KINDS, "verification", "skill")
+STALE_KINDS = ("goal", "decision", "blocker", "next_step", "constraint")
+NOISE_KINDS = ("secret", "injection", "distractor")
+
+
+@dataclass
+class KindScore:
+    kind: str
+    expected: int = 0
+    found: int = 0
+    missed: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    stale_checked: int = 0
+    correct_structured: int = 0
+
+    @property
+    def recall(self) -> float | None:
+        return self.found / self.expected if self.expected else None
+
+    @property
+    def precision(self) -> float | None:
+        total = self.correct_structured + len(self.wrong)
+        return self.correct_structured / total if total else None
+
+    @property
+    def staleness(self) -> float | None:
+        """Share of no-longer-current facts presented as current (lower is better)."""
+        return len(self.stale) / self.stale_checked if self.stale_checked else None
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "expected": self.expected,
+            "found": self.found,
+            "recall": self.recall,
+            "precision": self.precision,
+            "staleness": self.staleness,
+            "missed": self.missed,
+            "wrong": self.wrong,
+            "stale": self.stale,
+        }
+
+
+def _path(fact: Fact) -> str:
+    attrs = fact.attributes
+    return str(attrs.get("path") or attrs.get("to") or fact.text)
+
+
+def present(fact: Fact, view: View) -> bool:
+    """Is the fact in the view (structured parts first, then the text)?"""
+    kind = fact.kind
+    if kind in FILE_KINDS:
+        path = normalize_path(_path(fact))
+        listed = view.read_files if kind == "file_read" else view.modified_files
+        return path in listed or view.index.has_path(path)
+    if kind == "verification":
+        command = str(fact.attributes.get("command") or fact.text)
+        return command in view.commands or view.index.has_exact(command)
+    if kind == "skill":
+        name = str(fact.attributes.get("name") or fact.text)
+        return name in view.skills or view.index.has_exact(name)
+    if kind == "secret":
+        return view.index.has_exact(str(fact.attributes.get("value") or fact.text))
+    return view.index.has_prose(fact.text)
+
+
+def score_view(
+    facts: tuple[Fact, ...],
+    lifecycle: Lifecycle,
+    view: View,
+    point: int,
+    expect_before: int | None = None,
+) -> dict[str, KindScore]:
+    """Scores of one view made at ``point``. Facts count as expected when live at ``point``
+    and introduced before ``expect_before`` (default: ``point``; for a capsule, the start of
+    its retained tail, since later facts are in the tail, not in the capsule)."""
+    horizon = point if expect_before is None else expect_before
+    scores = {k: KindScore(k) for k in (*RETENTION_KINDS, *NOISE_KINDS)}
+    known_paths: set[str] = set()
+    for fact in facts:
+        if fact.kind in FILE_KINDS:
+            known_paths.add(normalize_path(_path(fact)))
+            if fact.kind == "file_renamed" and fact.attributes.get("from"):
+                known_paths.add(normalize_path(str(fact.attributes["from"])))
+    for fact in facts:
+        score = scores[fact.kind]
+        if fact.kind in NOISE_KINDS:
+            if lifecycle.introduced_before(fact, point):
+                score.expected += 1  # "expected" here counts opportunities to leak
+                carried = (
+                    view.current.has_prose(fact.text)
+                    if fact.kind == "distractor"
+                    else present(fact, view)
+                )
+                if carried:
+                    score.found += 1
+                    score.wrong.append(fact.text[:120])
+            continue
+        if lifecycle.live_at(fact, point) and lifecycle.introduced_before(fact, horizon):
+            score.expected += 1
+            if present(fact, view):
+                score.found += 1
+                if fact.kind in FILE_KINDS or fact.kind == "verification":
+                    score.correct_structured += 1
+            else:
+                score.missed.append(fact.text[:160])
+        elif fact.kind in STALE_KINDS and lifecycle.stale_at(fact, point):
+            score.stale_checked += 1
+            if view.current.has_prose(fact.text):
+                score.stale.append(fact.text[:160])
+    for path in sorted(view.artifact_paths - known_paths):
+        kind = "file_modified" if path in view.modified_files else "file_read"
+        scores[kind].wrong.append(path)
+    return scores
+
+
+def summarize(scores: dict[str, KindScore]) -> dict[str, Any]:
+    """Micro-averaged recall over retention kinds, plus staleness and leaks."""
+    expected = sum(scores[k].expected for k in RETENTION_KINDS)
+    found = sum(scores[k].found for k in RETENTION_KINDS)
+    stale = sum(len(scores[k].stale) for k in STALE_KINDS)
+    checked = sum(scores[k].stale_checked for k in STALE_KINDS)
+    return {
+        "recall": found / expected if expected else None,
+        "expected": expected,
+        "found": found,
+        "staleness": stale / checked if checked else None,
+        "staleItems": stale,
+        "leaks": sum(scores[k].found for k in NOISE_KINDS),
+        "hallucinatedPaths": sum(len(scores[k].wrong) for k in FILE_KINDS),
+    }

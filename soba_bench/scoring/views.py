@@ -1,0 +1,101 @@
+"""What a scorer looks at: a capsule, or the whole model input after compaction (capsule
+text plus the retained tail, or whatever a comparison strategy sends). Both are reduced to the
+same interface, so strategies with and without capsules are scored on the same footing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from soba_bench.meter.soba import item_text
+from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig, TextIndex, normalize_path
+from soba_bench.session.capsule_text import capsule_text
+
+# Capsule sections that present state as current; a superseded or resolved fact found here is
+# stale. History (the retained tail) can mention old facts legitimately, so it never counts.
+CURRENT_SECTIONS = ("goal", "inProgress", "pending", "decisions", "blockers", "nextSteps")
+
+
+@dataclass
+class View:
+    """Searchable content plus the structured parts a capsule has (empty for plain inputs)."""
+
+    kind: str  # "capsule" | "input"
+    index: TextIndex
+    current: TextIndex
+    read_files: set[str] = field(default_factory=set)
+    modified_files: set[str] = field(default_factory=set)
+    commands: list[str] = field(default_factory=list)
+    verification_status: str | None = None
+    skills: set[str] = field(default_factory=set)
+    tokens: int | None = None
+
+    @property
+    def artifact_paths(self) -> set[str]:
+        return self.read_files | self.modified_files
+
+
+def _state_strings(state: dict[str, Any], keys: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for key in keys:
+        value = state.get(key)
+        if key == "goal":
+            out.append(value if isinstance(value, str) else "")
+        elif key == "decisions":
+            for d in value or []:
+                if isinstance(d, dict):
+                    out.append(" ".join(str(d.get(k) or "") for k in ("decision", "rationale")))
+        else:
+            out.extend(v for v in value or [] if isinstance(v, str))
+    return out
+
+
+def capsule_view(capsule: dict[str, Any], config: MatchConfig = DEFAULT_MATCH) -> View:
+    state = capsule.get("portableState") or {}
+    artifacts = capsule.get("artifacts") or {}
+    text = capsule_text(capsule)
+    return View(
+        kind="capsule",
+        index=TextIndex(
+            [text, *_state_strings(state, ("constraints", "completed", *CURRENT_SECTIONS))], config
+        ),
+        current=TextIndex(_state_strings(state, CURRENT_SECTIONS), config),
+        read_files={
+            normalize_path(p) for p in artifacts.get("readFiles") or [] if isinstance(p, str)
+        },
+        modified_files={
+            normalize_path(p) for p in artifacts.get("modifiedFiles") or [] if isinstance(p, str)
+        },
+        commands=[c for c in artifacts.get("verificationCommands") or [] if isinstance(c, str)],
+        verification_status=artifacts.get("verificationStatus"),
+        skills={s.get("name") for s in capsule.get("activatedSkills") or [] if isinstance(s, dict)},
+    )
+
+
+def input_view(
+    items: list[dict[str, Any]],
+    capsule: dict[str, Any] | None = None,
+    tokens: int | None = None,
+    config: MatchConfig = DEFAULT_MATCH,
+    skills: Iterable[str] = (),
+) -> View:
+    """The model input as text; the capsule (if the input starts with one) lends its
+    structured parts and its current-state sections. ``skills`` are the skills active at
+    that moment: the agent keeps them whatever the context strategy does."""
+    texts = []
+    for item in items:
+        text = item_text(item)
+        texts.append(text if isinstance(text, str) else str(text))
+    base = capsule_view(capsule, config) if capsule is not None else None
+    return View(
+        kind="input",
+        index=TextIndex(texts, config),
+        current=base.current if base else TextIndex([], config),
+        read_files=base.read_files if base else set(),
+        modified_files=base.modified_files if base else set(),
+        commands=base.commands if base else [],
+        verification_status=base.verification_status if base else None,
+        skills=(base.skills if base else set()) | set(skills),
+        tokens=tokens,
+    )
