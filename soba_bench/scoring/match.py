@@ -19,8 +19,46 @@ _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")
 _PATHISH = re.compile(r"[\w.~/@+-]+")
 _SPACE = re.compile(r"\s+")
 STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in into is it its of on or that the this to "
-    "was were will with we i you use using should not no do does".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "will",
+        "with",
+        "we",
+        "i",
+        "you",
+        "use",
+        "using",
+        "should",
+        "not",
+        "no",
+        "do",
+        "does",
+    ]
 )
 
 
