@@ -15,6 +15,8 @@ COMMANDS = {
     "run": "soba_bench.cli.run_cmd",
     "inspect": "soba_bench.cli.inspect_cmd",
     "replay": "soba_bench.cli.replay_cmd",
+    "score": "soba_bench.cli.score_cmd",
+    "corpus": "soba_bench.cli.corpus_cmd",
     "import": "soba_bench.cli.import_cmd",
 }
 

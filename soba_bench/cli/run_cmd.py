@@ -1,8 +1,11 @@
-"""The main job: replay every session of a corpus through the SOBA engine and summarize.
+"""The main job: replay every session of a corpus through the SOBA engine, score it, and
+summarize.
 
 Defaults to the bundled corpus (corpora/soba-conformance) under SOBA's default config (a
 128k window), no network and no API key. KEY=VALUE overrides any engine key by its SOBA
-name. Writes a self-describing run record and one row per session under results/.
+name. Writes a run folder under results/: the run record, one row per session, every replayed
+session and barrier log, and score tables (retention and SOBA's quality score where the corpus
+has ground truth; failure-mode detectors always).
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ from soba_bench.corpora.manifest import load_corpus
 from soba_bench.engine.config import build_engine_config, with_overrides
 from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
 from soba_bench.meter import DEFAULT_METER
+from soba_bench.replay.output import replayed_session_lines
 from soba_bench.replay.simulator import ReplayOptions, replay_session
+from soba_bench.scoring.runner import truth_for, write_scores
+from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
 from soba_bench.sweep.record import base_record, new_run_id, write_run
+from soba_bench.sweep.store import RunLayout, write_jsonl
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = REPO_ROOT / "corpora" / "soba-conformance"
@@ -59,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_RESULTS,
         help="where run folders go (default: results/)",
     )
-    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--no-score", action="store_true", help="replay only, do not score")
 
 
 def session_row(name: str, trace) -> dict:
@@ -91,12 +98,41 @@ def format_row(row: dict) -> str:
     return " ".join(cells)
 
 
+def format_scores(scoring: dict) -> str:
+    """Retention by strategy (mean over sessions, capsule moments) and detector counts."""
+    lines = [
+        "",
+        "retention (capsule moments, mean over sessions with ground truth)",
+        f"{'strategy':<22}{'view':<14}{'recall':>8}{'staleness':>11}{'leaks':>7}",
+    ]
+    for row in scoring["corpus"]:
+        if row["moment"] != "capsules" or row["view"] == "soba_quality":
+            continue
+        cells = [row.get(m) for m in ("recall", "staleness", "leaks")]
+        shown = [
+            "-" if v is None else f"{v:.3f}" if i < 2 else f"{v:.1f}" for i, v in enumerate(cells)
+        ]
+        lines.append(
+            f"{row['strategy']:<22}{row['view']:<14}{shown[0]:>8}{shown[1]:>11}{shown[2]:>7}"
+        )
+    quality = [r for r in scoring["corpus"] if r["view"] == "soba_quality"]
+    for row in quality:
+        lines.append(
+            f"soba_quality: mean score {row['score']:.3f}, pass rate {row['passRate']:.2f}"
+        )
+    fired = ", ".join(f"{k} {v['sessions']}" for k, v in scoring["findings"].items())
+    lines.append(f"failure modes (sessions): {fired or 'none checked'}")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     data = with_overrides(load_config_data(args.config), args.overrides)
     config = build_engine_config(data, source=args.config)
     VARIANTS.get(args.variant)
     corpus = load_corpus(args.corpus)
     options = ReplayOptions(variant=args.variant, meter=args.meter)
+    run_id = new_run_id()
+    layout = RunLayout(args.results / run_id)
     print(
         f"soba-bench run: corpus {corpus.name} ({len(corpus.sessions)} sessions), engine "
         f"{args.variant}, window {config.contextWindow}/{config.maxOutputTokens}, "
@@ -104,37 +140,46 @@ def run(args: argparse.Namespace) -> int:
     )
     print(format_row({name: name for name, _ in COLUMNS}))
     started = time.perf_counter()
-    rows = []
+    rows, all_scores = [], []
     for item in corpus.sessions:
-        trace = replay_session(read_session(item.path), config, options)
-        rows.append(session_row(item.name, trace))
+        session = read_session(item.path)
+        trace = replay_session(session, config, options)
+        rows.append({**session_row(item.name, trace), "file": item.file})
         print(format_row(rows[-1]))
+        write_jsonl(layout.replay(item.name), replayed_session_lines(session, trace))
+        barriers = trace.check_lines()
+        write_jsonl(layout.barriers(item.name), barriers)
+        if not args.no_score:
+            truth = truth_for(item.path)
+            all_scores.append(score_replay(item.name, trace.entries, truth, barriers=barriers))
     totals = {name: sum(r[name] for r in rows) for name, _ in COLUMNS if name != "session"}
     print(format_row({"session": "total", **totals}))
+    scoring = write_scores(layout, all_scores) if all_scores else None
+    if scoring:
+        print(format_scores(scoring))
     elapsed = time.perf_counter() - started
     print(f"replayed {totals['entries']} entries in {elapsed:.2f} s")
-    if not args.no_write:
-        run_id = new_run_id()
-        record = base_record(
-            run_id,
-            kind="corpus-replay",
-            status="completed",
-            config=config.to_dict(),
-            compactionRequested=config.compactionRequested.to_dict(),
-            variant=args.variant,
-            meter=args.meter,
-            strategy="deterministic",
-            summarizer=None,
-            seed=options.seed,
-            corpus={
-                "name": corpus.name,
-                "version": corpus.version,
-                "manifestSha256": corpus.manifest_sha256,
-                "root": str(corpus.root),
-            },
-            totals=totals,
-            timings={"wallSeconds": round(elapsed, 3)},
-        )
-        write_run(args.results / run_id, record, rows)
-        print(f"run record: {args.results / run_id / 'run.json'}")
+    record = base_record(
+        run_id,
+        kind="corpus-replay",
+        status="complete",
+        config=config.to_dict(),
+        compactionRequested=config.compactionRequested.to_dict(),
+        variant=args.variant,
+        meter=args.meter,
+        strategy="deterministic",
+        summarizer=None,
+        seed=options.seed,
+        corpus={
+            "name": corpus.name,
+            "version": corpus.version,
+            "manifestSha256": corpus.manifest_sha256,
+            "root": str(corpus.root),
+        },
+        totals=totals,
+        scoring=scoring,
+        timings={"wallSeconds": round(elapsed, 3)},
+    )
+    write_run(layout.root, record, rows)
+    print(f"run record: {layout.record}")
     return 0

@@ -1,6 +1,8 @@
-"""Scoring one replayed session against its ground truth: every capsule (as a capsule and as
-the whole model input it leads), the final state, the comparison strategies at the same
-moments, and how facts survive from one capsule generation to the next (drift)."""
+"""Scoring one replayed session: every capsule (as a capsule and as the whole model input it
+leads), the final state, the comparison strategies at the same moments, how facts survive from
+one capsule generation to the next (drift), SOBA's own quality score per capsule, and the
+failure-mode detectors. Nothing here replays or calls a model: stored capsules are re-scored
+as they are."""
 
 from __future__ import annotations
 
@@ -11,10 +13,14 @@ from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.meter import get_meter
+from soba_bench.registry import Registry
+from soba_bench.scoring.failure_modes import DEFAULT_CONFIG, DetectorConfig, Evidence, detect_all
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
+from soba_bench.scoring.portable import portable_capsule_from_checkpoint
 from soba_bench.scoring.retention import RETENTION_KINDS, KindScore, present, score_view, summarize
+from soba_bench.scoring.soba_quality import evaluate_quality, expectation_from_truth
 from soba_bench.scoring.timeline import Lifecycle, Timeline
-from soba_bench.scoring.views import capsule_view, input_view
+from soba_bench.scoring.views import View, capsule_view, input_view
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import active_skill_refs, build_input
 from soba_bench.session.entries import Entry
@@ -23,23 +29,42 @@ from soba_bench.summarizers.baselines import BASELINES, BaselineContext
 SOBA = "soba"
 FINAL = "final"
 
+# The scorer registry: names that configs, records and report columns use. Retention and
+# soba_quality need a ground truth; failure_modes runs on any replay.
+SCORERS: Registry[str] = Registry("scorer")
+for _name, _doc in (
+    ("retention", "recall / precision / staleness / leaks against the ground truth"),
+    ("soba_quality", "SOBA's lexical portable-capsule evaluator (pass at >= 0.9)"),
+    ("failure_modes", "compaction loops, growth, blocked-forever, lost constraints, boundaries"),
+):
+    SCORERS.add(_name, _doc)
+
 
 @dataclass(frozen=True)
 class ScoreConfig:
+    scorers: tuple[str, ...] = ("retention", "soba_quality", "failure_modes")
     match: MatchConfig = DEFAULT_MATCH
     baselines: tuple[str, ...] = ("none", "truncation", "observation_masking")
     keep_observations: int = 10
     meter: str = "soba"
+    detectors: DetectorConfig = DEFAULT_CONFIG
+
+    def __post_init__(self) -> None:
+        for name in self.scorers:
+            SCORERS.get(name)
+        for name in self.baselines:
+            BASELINES.get(name)
 
 
 @dataclass
 class SessionScores:
     session: str
-    rows: list[dict[str, Any]] = field(
-        default_factory=list
-    )  # one per (point, strategy, view, kind)
-    summaries: list[dict[str, Any]] = field(default_factory=list)  # one per (point, strategy, view)
+    rows: list[dict[str, Any]] = field(default_factory=list)  # (moment, strategy, view, kind)
+    summaries: list[dict[str, Any]] = field(default_factory=list)  # (moment, strategy, view)
     drift: list[dict[str, Any]] = field(default_factory=list)  # survival by generation age
+    quality: list[dict[str, Any]] = field(default_factory=list)  # SOBA's score per capsule
+    findings: list[dict[str, Any]] = field(default_factory=list)  # failure modes
+    checked: dict[str, bool] = field(default_factory=dict)  # detector -> could it run
 
 
 def _emit(out: SessionScores, base: dict[str, Any], scores: dict[str, KindScore]) -> None:
@@ -52,31 +77,54 @@ def _emit(out: SessionScores, base: dict[str, Any], scores: dict[str, KindScore]
 def score_replay(
     session_name: str,
     replayed: Sequence[Entry],
-    truth: GroundTruth,
+    truth: GroundTruth | None,
     config: ScoreConfig | None = None,
+    barriers: Sequence[dict[str, Any]] = (),
 ) -> SessionScores:
     """Scores for one replay. ``replayed`` is the replayed branch (original entries with their
-    ids, plus the engine's capsules), e.g. ``trace.entries`` or a written replay session."""
+    ids plus the engine's capsules: ``trace.entries`` or a written replay session);
+    ``barriers`` its barrier log (check/attempt lines) for the failure detectors."""
     config = config or ScoreConfig()
     meter = get_meter(config.meter)
     originals = [e for e in replayed if e.kind != E.CONTEXT_CAPSULE]
     timeline = Timeline.of(originals)
-    lifecycle = Lifecycle(truth, timeline)
+    lifecycle = Lifecycle(truth, timeline) if truth is not None else None
     points = timeline.replay_points(replayed)
     out = SessionScores(session_name)
     capsule_indexes = [i for i, e in enumerate(replayed) if e.kind == E.CONTEXT_CAPSULE]
-    moments = [(gen, i) for gen, i in enumerate(capsule_indexes, start=1)]
-    moments.append((FINAL, len(replayed) - 1))
+    moments = [*enumerate(capsule_indexes, start=1), (FINAL, len(replayed) - 1)]
     survival: dict[str, list[bool]] = defaultdict(list)
-    for generation, index in moments:
-        entry = replayed[index] if replayed else None
-        capsule = entry.data if entry is not None and entry.kind == E.CONTEXT_CAPSULE else None
+    soba_inputs: list[tuple[int, View]] = []
+    model_inputs: list[tuple[str, list[dict[str, Any]]]] = []
+    retention = truth is not None and "retention" in config.scorers
+    quality = truth is not None and "soba_quality" in config.scorers
+    for generation, index in moments if replayed else ():
+        entry = replayed[index]
+        capsule = entry.data if entry.kind == E.CONTEXT_CAPSULE else None
         point = points.get(entry.id, timeline.length) if capsule else timeline.length
-        model_input = build_input(replayed[: index + 1]).items
+        model_input = list(build_input(replayed[: index + 1]).items)
+        model_inputs.append((f"generation {generation}", model_input))
+        if capsule is not None and quality:
+            portable = portable_capsule_from_checkpoint(
+                capsule, created_at=capsule.get("timestamp")
+            )
+            result = evaluate_quality(
+                portable, expectation_from_truth(truth.facts, lifecycle, point)
+            )
+            out.quality.append(
+                {
+                    "session": session_name,
+                    "generation": generation,
+                    "checkpointId": capsule.get("checkpointId"),
+                    "point": point,
+                    **result.to_dict(),
+                }
+            )
+        if not retention:
+            continue
         tokens = sum(meter.count_item(i) for i in model_input)
         last_capsule = next(
-            (e.data for e in reversed(replayed[: index + 1]) if e.kind == E.CONTEXT_CAPSULE),
-            None,
+            (e.data for e in reversed(replayed[: index + 1]) if e.kind == E.CONTEXT_CAPSULE), None
         )
         base = {
             "session": session_name,
@@ -88,7 +136,6 @@ def score_replay(
             kept = capsule["provenance"].get("firstKeptEntryId")
             cut = timeline.at(kept, point) if kept != "root" else point
             view = capsule_view(capsule, config.match)
-            scores = score_view(truth.facts, lifecycle, view, point, expect_before=cut)
             _emit(
                 out,
                 {
@@ -97,7 +144,7 @@ def score_replay(
                     "view": "capsule",
                     "checkpointId": capsule.get("checkpointId"),
                 },
-                scores,
+                score_view(truth.facts, lifecycle, view, point, expect_before=cut),
             )
             for fact in truth.facts:
                 if (
@@ -108,6 +155,7 @@ def score_replay(
                     survival[fact.id].append(present(fact, view))
         skills = {s.get("name") for s in active_skill_refs(replayed[: index + 1])}
         soba_input = input_view(model_input, last_capsule, tokens, config.match, skills)
+        soba_inputs.append((point, soba_input))
         _emit(
             out,
             {**base, "strategy": SOBA, "view": "input"},
@@ -125,6 +173,19 @@ def score_replay(
                 score_view(truth.facts, lifecycle, view, point),
             )
     out.drift = _drift(survival)
+    if "failure_modes" in config.scorers:
+        evidence = Evidence(
+            session=session_name,
+            barriers=barriers,
+            views=soba_inputs if truth is not None else None,
+            facts=truth.facts if truth is not None else (),
+            lifecycle=lifecycle,
+            after=min((p for p, _ in soba_inputs), default=0),
+            model_inputs=model_inputs,
+        )
+        for name, findings in detect_all(evidence, config.detectors).items():
+            out.checked[name] = findings is not None
+            out.findings.extend(f.to_dict() for f in findings or ())
     return out
 
 

@@ -1,0 +1,49 @@
+"""Score a run folder again from what it stored (replayed sessions, barrier logs, the
+corpus's ground truth): no replay and no model call. Writes the score tables under
+RUN_DIR/scores (or --out) and prints the corpus summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from soba_bench.cli.run_cmd import format_scores
+from soba_bench.scoring.runner import score_run
+from soba_bench.scoring.session import SCORERS, ScoreConfig
+from soba_bench.summarizers.baselines import BASELINES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_dir", type=Path, help="a run folder written by 'soba-bench run'")
+    parser.add_argument(
+        "--scorer",
+        action="append",
+        dest="scorers",
+        metavar="NAME",
+        help=f"scorer to run (repeatable; default all: {', '.join(SCORERS)})",
+    )
+    parser.add_argument(
+        "--baseline",
+        action="append",
+        dest="baselines",
+        metavar="NAME",
+        help=f"comparison strategy (repeatable; default all: {', '.join(BASELINES)})",
+    )
+    parser.add_argument("--out", type=Path, help="write the tables here (default RUN_DIR/scores)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    config = ScoreConfig(
+        scorers=tuple(args.scorers) if args.scorers else ScoreConfig.scorers,
+        baselines=tuple(args.baselines) if args.baselines else ScoreConfig.baselines,
+    )
+    summary = score_run(args.run_dir, config, args.out)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(format_scores(summary))
+        print(f"tables: {args.out or args.run_dir / 'scores'}")
+    return 0

@@ -1,0 +1,65 @@
+"""Scoring the sessions of a run folder: read what the run stored, score, write the tables.
+Used by ``soba-bench run`` (right after replaying) and ``soba-bench score`` (re-scoring stored
+capsules with new scorers: no replay, no model call)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
+from soba_bench.replay.compare import read_jsonl
+from soba_bench.scoring.aggregate import corpus_table, findings_table, session_table
+from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
+from soba_bench.session import read_session
+from soba_bench.sweep.store import RunLayout, write_jsonl
+
+
+def truth_for(session_file: Path) -> GroundTruth | None:
+    path = truth_path(session_file)
+    return read_truth(path) if path.is_file() else None
+
+
+def write_scores(
+    layout: RunLayout,
+    all_scores: list[SessionScores],
+    seed: int = 0,
+    scores_dir: Path | None = None,
+) -> dict[str, Any]:
+    """Write every score table; return the corpus-level summary for the run record."""
+    tables: dict[str, list[dict[str, Any]]] = {
+        t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
+    }
+    for scores in all_scores:
+        tables["rows"] += scores.rows
+        tables["summaries"] += scores.summaries
+        tables["quality"] += scores.quality
+        tables["findings"] += scores.findings
+        tables["drift"] += [{"session": scores.session, **d} for d in scores.drift]
+        tables["sessions"] += session_table(scores)
+    corpus = corpus_table(tables["sessions"], seed=seed)
+    for name, rows in {**tables, "corpus": corpus}.items():
+        write_jsonl(layout.scores(name, scores_dir), rows)
+    return {
+        "corpus": corpus,
+        "findings": findings_table(all_scores),
+        "scoredSessions": len(all_scores),
+        "withTruth": sum(1 for s in all_scores if s.summaries or s.quality),
+    }
+
+
+def score_run(
+    run_dir: Path, config: ScoreConfig | None = None, scores_dir: Path | None = None
+) -> dict[str, Any]:
+    """Re-score a run folder from its stored replays and barrier logs."""
+    layout = RunLayout(Path(run_dir))
+    record = layout.read_record()
+    corpus_root = Path(record.get("corpus", {}).get("root", ""))
+    all_scores = []
+    for row in layout.read_sessions():
+        name = row["session"]
+        replayed = read_session(layout.replay(name)).active_branch
+        barriers = read_jsonl(layout.barriers(name))
+        truth = truth_for(corpus_root / row["file"]) if row.get("file") else None
+        all_scores.append(score_replay(name, replayed, truth, config, barriers))
+    return write_scores(layout, all_scores, record.get("seed", 0), scores_dir)
