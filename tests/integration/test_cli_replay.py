@@ -118,7 +118,7 @@ def test_run_writes_a_self_describing_record(tmp_path):
     assert "cc4-failures" in done.stdout and "total" in done.stdout
     (run_dir,) = tmp_path.iterdir()
     record = json.loads((run_dir / "run.json").read_text())
-    assert record["status"] == "completed"
+    assert record["status"] == "complete"
     assert record["config"]["compaction"]["keepRecentTokens"] == 8000
     assert record["corpus"]["name"] == "soba-conformance"
     assert len(record["corpus"]["manifestSha256"]) == 64
