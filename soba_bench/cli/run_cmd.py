@@ -1,11 +1,12 @@
-"""The main job: replay every session of a corpus through the SOBA engine, score it, and
+"""The main job: replay every session of the corpora through the SOBA engine, score it, and
 summarize.
 
-Defaults to the bundled corpus (corpora/soba-conformance) under SOBA's default config (a
-128k window), no network and no API key. KEY=VALUE overrides any engine key by its SOBA
-name. Writes a run folder under results/: the run record, one row per session, every replayed
-session and barrier log, and score tables (retention and SOBA's quality score where the corpus
-has ground truth; failure-mode detectors always).
+Defaults to the bundled corpora (corpora/soba-conformance, and corpora/synthetic-small which
+has ground truth) under SOBA's default config (a 128k window), offline and without an API key.
+KEY=VALUE overrides any engine key by its SOBA name. Writes a run folder under results/: the
+run record, one row per session, every replayed session and barrier log, and score tables
+(retention and SOBA's quality score where a corpus has ground truth; failure-mode detectors
+always).
 """
 
 from __future__ import annotations
@@ -28,11 +29,15 @@ from soba_bench.sweep.record import base_record, new_run_id, write_run
 from soba_bench.sweep.store import RunLayout, write_jsonl
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CORPUS = REPO_ROOT / "corpora" / "soba-conformance"
+# The bundled corpora: SOBA's conformance sessions and the synthetic one with ground truth.
+DEFAULT_CORPORA = [
+    REPO_ROOT / "corpora" / "soba-conformance",
+    REPO_ROOT / "corpora" / "synthetic-small",
+]
 DEFAULT_RESULTS = REPO_ROOT / "results"
 
 COLUMNS = [
-    ("session", 28),
+    ("session", 44),
     ("entries", 8),
     ("turns", 6),
     ("barriers", 9),
@@ -52,8 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--corpus",
         type=Path,
-        default=DEFAULT_CORPUS,
-        help="corpus folder with a manifest.json (default: the bundled one)",
+        action="append",
+        dest="corpora",
+        help="corpus folder with a manifest.json (repeatable; default: the bundled corpora)",
     )
     parser.add_argument("--config", help="CASE.json config (conformance format)")
     parser.add_argument(
@@ -129,29 +135,38 @@ def run(args: argparse.Namespace) -> int:
     data = with_overrides(load_config_data(args.config), args.overrides)
     config = build_engine_config(data, source=args.config)
     VARIANTS.get(args.variant)
-    corpus = load_corpus(args.corpus)
+    corpora = [load_corpus(path) for path in args.corpora or DEFAULT_CORPORA]
     options = ReplayOptions(variant=args.variant, meter=args.meter)
     run_id = new_run_id()
     layout = RunLayout(args.results / run_id)
+    names = ", ".join(f"{c.name} ({len(c.sessions)} sessions)" for c in corpora)
     print(
-        f"soba-bench run: corpus {corpus.name} ({len(corpus.sessions)} sessions), engine "
-        f"{args.variant}, window {config.contextWindow}/{config.maxOutputTokens}, "
-        f"hard limit {config.hardLimit}"
+        f"soba-bench run: {names}; engine {args.variant}, window "
+        f"{config.contextWindow}/{config.maxOutputTokens}, hard limit {config.hardLimit}"
     )
     print(format_row({name: name for name, _ in COLUMNS}))
     started = time.perf_counter()
     rows, all_scores = [], []
-    for item in corpus.sessions:
-        session = read_session(item.path)
-        trace = replay_session(session, config, options)
-        rows.append({**session_row(item.name, trace), "file": item.file})
-        print(format_row(rows[-1]))
-        write_jsonl(layout.replay(item.name), replayed_session_lines(session, trace))
-        barriers = trace.check_lines()
-        write_jsonl(layout.barriers(item.name), barriers)
-        if not args.no_score:
-            truth = truth_for(item.path)
-            all_scores.append(score_replay(item.name, trace.entries, truth, barriers=barriers))
+    for corpus in corpora:
+        for item in corpus.sessions:
+            key = f"{corpus.name}/{item.name}"
+            session = read_session(item.path)
+            trace = replay_session(session, config, options)
+            rows.append(
+                {
+                    **session_row(key, trace),
+                    "corpus": corpus.name,
+                    "file": item.file,
+                    "corpusRoot": str(corpus.root),
+                }
+            )
+            print(format_row(rows[-1]))
+            write_jsonl(layout.replay(key), replayed_session_lines(session, trace))
+            barriers = trace.check_lines()
+            write_jsonl(layout.barriers(key), barriers)
+            if not args.no_score:
+                truth = truth_for(item.path)
+                all_scores.append(score_replay(key, trace.entries, truth, barriers=barriers))
     totals = {name: sum(r[name] for r in rows) for name, _ in COLUMNS if name != "session"}
     print(format_row({"session": "total", **totals}))
     scoring = write_scores(layout, all_scores) if all_scores else None
@@ -170,12 +185,15 @@ def run(args: argparse.Namespace) -> int:
         strategy="deterministic",
         summarizer=None,
         seed=options.seed,
-        corpus={
-            "name": corpus.name,
-            "version": corpus.version,
-            "manifestSha256": corpus.manifest_sha256,
-            "root": str(corpus.root),
-        },
+        corpora=[
+            {
+                "name": c.name,
+                "version": c.version,
+                "manifestSha256": c.manifest_sha256,
+                "root": str(c.root),
+            }
+            for c in corpora
+        ],
         totals=totals,
         scoring=scoring,
         timings={"wallSeconds": round(elapsed, 3)},

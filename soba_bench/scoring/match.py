@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")
 # Path-like runs: dots, slashes, tildes and dashes included, so ".env.local" and
@@ -74,6 +74,7 @@ class MatchConfig:
 DEFAULT_MATCH = MatchConfig()
 
 
+@lru_cache(maxsize=65536)
 def normalize_text(text: str) -> str:
     return _SPACE.sub(" ", text.lower()).strip()
 
@@ -116,9 +117,21 @@ class TextIndex:
         self.candidates = [c for c in candidates if isinstance(c, str) and c]
         self.config = config
         self.text = "\n".join(self.candidates)
-        self.lower = self.text.lower()
         self.words = content_words(self.text)
-        self._paths = {normalize_path(w.rstrip(".,:;")) for w in _PATHISH.findall(self.text)}
+
+    @cached_property
+    def _flat(self) -> str:
+        """Lower-cased, whitespace-collapsed text for literal searches (built on demand)."""
+        return _SPACE.sub(" ", self.text.lower())
+
+    @cached_property
+    def _paths(self) -> frozenset[str]:
+        # Only runs that look like paths (a slash or a dot) need normalising.
+        return frozenset(
+            normalize_path(w.rstrip(".,:;"))
+            for w in _PATHISH.findall(self.text)
+            if "/" in w or "." in w
+        )
 
     def has_prose(self, fact: str) -> bool:
         if containment(fact, self.words) >= self.config.containment:
@@ -129,10 +142,13 @@ class TextIndex:
     def has_exact(self, needle: str) -> bool:
         """A command or other literal, normalised, as a substring of the text."""
         needle = normalize_command(needle).lower()
-        return bool(needle) and needle in _SPACE.sub(" ", self.lower)
+        return bool(needle) and needle in self._flat
 
     def has_path(self, path: str) -> bool:
-        return normalize_path(path) in self._paths
+        path = normalize_path(path)
+        if "/" not in path and "." not in path:  # e.g. "Makefile": a plain word
+            return path.lower() in self.words
+        return path in self._paths
 
     def why(self, fact: str) -> dict[str, float]:
         """The scores behind a prose decision, for reports."""

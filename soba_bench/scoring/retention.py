@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soba_bench.corpora.truth import Fact
-from soba_bench.scoring.match import normalize_path
+from soba_bench.scoring.match import content_words, normalize_path
 from soba_bench.scoring.timeline import Lifecycle
 from soba_bench.scoring.views import View
 
@@ -91,6 +91,20 @@ def present(fact: Fact, view: View) -> bool:
     return view.index.has_prose(fact.text)
 
 
+def _stale(fact: Fact, successor: Fact | None, view: View) -> bool | None:
+    """Is a no-longer-current fact presented as current? A refinement usually repeats what it
+    replaces ("add logging" -> "add logging, and a guide"), so only the words the successor
+    dropped can show the old version; None when there are none (the check cannot tell)."""
+    if not view.current.has_prose(fact.text):
+        return False
+    if successor is None:
+        return True
+    dropped = content_words(fact.text) - content_words(successor.text)
+    if not dropped:
+        return None
+    return len(dropped & view.current.words) / len(dropped) >= view.current.config.containment
+
+
 def score_view(
     facts: tuple[Fact, ...],
     lifecycle: Lifecycle,
@@ -103,6 +117,7 @@ def score_view(
     its retained tail, since later facts are in the tail, not in the capsule)."""
     horizon = point if expect_before is None else expect_before
     scores = {k: KindScore(k) for k in (*RETENTION_KINDS, *NOISE_KINDS)}
+    by_id = {f.id: f for f in facts}
     known_paths: set[str] = set()
     for fact in facts:
         if fact.kind in FILE_KINDS:
@@ -112,7 +127,9 @@ def score_view(
     for fact in facts:
         score = scores[fact.kind]
         if fact.kind in NOISE_KINDS:
-            if lifecycle.introduced_before(fact, point):
+            # A distractor only does harm when presented as a decision, which needs a capsule.
+            applicable = fact.kind != "distractor" or view.current is not None
+            if applicable and lifecycle.introduced_before(fact, point):
                 score.expected += 1  # "expected" here counts opportunities to leak
                 carried = (
                     view.current.has_prose(fact.text)
@@ -131,10 +148,16 @@ def score_view(
                     score.correct_structured += 1
             else:
                 score.missed.append(fact.text[:160])
-        elif fact.kind in STALE_KINDS and lifecycle.stale_at(fact, point):
-            score.stale_checked += 1
-            if view.current.has_prose(fact.text):
-                score.stale.append(fact.text[:160])
+        elif (
+            fact.kind in STALE_KINDS
+            and view.current is not None
+            and lifecycle.stale_at(fact, point)
+        ):
+            verdict = _stale(fact, by_id.get(fact.superseded_by), view)
+            if verdict is not None:
+                score.stale_checked += 1
+                if verdict:
+                    score.stale.append(fact.text[:160])
     for path in sorted(view.artifact_paths - known_paths):
         kind = "file_modified" if path in view.modified_files else "file_read"
         scores[kind].wrong.append(path)

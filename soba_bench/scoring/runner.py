@@ -54,12 +54,12 @@ def score_run(
     """Re-score a run folder from its stored replays and barrier logs."""
     layout = RunLayout(Path(run_dir))
     record = layout.read_record()
-    corpus_root = Path(record.get("corpus", {}).get("root", ""))
     all_scores = []
     for row in layout.read_sessions():
         name = row["session"]
         replayed = read_session(layout.replay(name)).active_branch
         barriers = read_jsonl(layout.barriers(name))
-        truth = truth_for(corpus_root / row["file"]) if row.get("file") else None
+        source = Path(row["corpusRoot"]) / row["file"] if row.get("file") else None
+        truth = truth_for(source) if source is not None else None
         all_scores.append(score_replay(name, replayed, truth, config, barriers))
     return write_scores(layout, all_scores, record.get("seed", 0), scores_dir)

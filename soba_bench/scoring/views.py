@@ -23,7 +23,7 @@ class View:
 
     kind: str  # "capsule" | "input"
     index: TextIndex
-    current: TextIndex
+    current: TextIndex | None  # None: no capsule, so nothing is presented as current state
     read_files: set[str] = field(default_factory=set)
     modified_files: set[str] = field(default_factory=set)
     commands: list[str] = field(default_factory=list)
@@ -91,7 +91,7 @@ def input_view(
     return View(
         kind="input",
         index=TextIndex(texts, config),
-        current=base.current if base else TextIndex([], config),
+        current=base.current if base else None,
         read_files=base.read_files if base else set(),
         modified_files=base.modified_files if base else set(),
         commands=base.commands if base else [],
