@@ -22,7 +22,7 @@ def utf16_len(text: str) -> int:
     """JavaScript ``text.length``: UTF-16 code units (non-BMP characters count 2)."""
     if text.isascii():
         return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _js_double(value: int) -> int | float:
@@ -152,17 +152,38 @@ def js_truthy(value: Any) -> bool:
 JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 JS_WS_CLASS = f"[{JS_WHITESPACE}]"
 JS_NOT_LINE_TERMINATOR = "[^\n\r\u2028\u2029]"  # what ``.`` matches in a JS regex
-_TRIM_RE = re.compile(f"^{JS_WS_CLASS}+|{JS_WS_CLASS}+$")
-_TRIM_END_RE = re.compile(f"{JS_WS_CLASS}+$")
 _WS_RUN_RE = re.compile(f"{JS_WS_CLASS}+")
 
 
+_WS_CHARS = "".join(
+    chr(c)
+    for c in (
+        0x09,
+        0x0A,
+        0x0B,
+        0x0C,
+        0x0D,
+        0x20,
+        0xA0,
+        0x1680,
+        *range(0x2000, 0x200B),
+        0x2028,
+        0x2029,
+        0x202F,
+        0x205F,
+        0x3000,
+        0xFEFF,
+    )
+)
+
+
 def js_trim(text: str) -> str:
-    return _TRIM_RE.sub("", text)
+    """``String.prototype.trim`` (JavaScript's whitespace set, not Python's)."""
+    return text.strip(_WS_CHARS)
 
 
 def js_trim_end(text: str) -> str:
-    return _TRIM_END_RE.sub("", text)
+    return text.rstrip(_WS_CHARS)
 
 
 def js_collapse_whitespace(text: str) -> str:

@@ -4,6 +4,7 @@ carry the previous capsule's ledger forward."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from soba_bench.jscompat import js_json_parse, js_truthy
@@ -81,11 +82,24 @@ def checkpoint_summary(facts: dict[str, Any]) -> str:
 
 
 def parse_arguments(arguments: Any) -> Any:
-    """JSON.parse of a call's arguments; raises ValueError like JS throws SyntaxError."""
+    """JSON.parse of a call's arguments; raises ValueError like JS throws SyntaxError.
+    The result is shared between calls with the same text: treat it as read-only."""
     if not isinstance(arguments, str):
         # JSON.parse(String(x)): only strings reach here from a strict read
         raise ValueError("arguments is not a string")
-    return js_json_parse(arguments)
+    parsed = _parse_cached(arguments)
+    if isinstance(parsed, ValueError):
+        raise parsed
+    return parsed
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(arguments: str) -> Any:
+    # A failing compaction re-reads the same calls at every barrier; parse each text once.
+    try:
+        return js_json_parse(arguments)
+    except (ValueError, RecursionError) as exc:
+        return ValueError(str(exc))
 
 
 def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) -> dict[str, Any]:

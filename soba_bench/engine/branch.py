@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from soba_bench.engine.cutpoint import call_key
 from soba_bench.meter import Meter, get_meter
 from soba_bench.session import entries as E
 from soba_bench.session.capsule_text import capsule_input_items
 from soba_bench.session.entries import Entry
 
 CAPSULE_PLACEHOLDER = "[Context Capsule {}]"
+_NO_POSITIONS: tuple[list[int], list[int]] = ([], [])
 
 
 def iso_now() -> str:
@@ -59,6 +61,9 @@ class LiveBranch:
         self._clock_iso = clock_iso
         self.listeners: list[Callable[[Entry], None]] = []
         self._skills: dict[Any, dict[str, Any]] = {}
+        # call_id -> (call positions, output positions), both ascending: the cut point asks
+        # "does this cut separate a call from its output" without re-reading the window.
+        self._tool_positions: dict[object, tuple[list[int], list[int]]] = {}
         for entry in entries or []:
             self.append(entry)
 
@@ -81,6 +86,10 @@ class LiveBranch:
         if item is not None:
             tokens = self.meter.count_item(item)
             self._historical += tokens
+            kind = item.get("type")
+            if kind in E.CALL_TYPES or kind in E.OUTPUT_TYPES:
+                slot = self._tool_positions.setdefault(call_key(item.get("call_id")), ([], []))
+                slot[0 if kind in E.CALL_TYPES else 1].append(index)
         elif entry.kind == E.CONTEXT_CAPSULE:
             self.last_capsule_index = index
             self.capsule_count += 1
@@ -134,6 +143,9 @@ class LiveBranch:
         if entry_id is None:
             return -1
         return self._index.get(entry_id, -1)
+
+    def tool_positions(self, key: object) -> tuple[list[int], list[int]]:
+        return self._tool_positions.get(key, _NO_POSITIONS)
 
     def item_tokens(self, index: int) -> int:
         return self._prefix[index + 1] - self._prefix[index]

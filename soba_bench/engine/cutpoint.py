@@ -9,19 +9,54 @@ the window and the backwards walk stops after the kept tail.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from soba_bench.meter import get_meter
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
 
+# call_id key -> (sorted positions of its calls, sorted positions of its outputs)
+Positions = Callable[[object], tuple[list[int], list[int]]]
+
 
 class _Window:
-    def __init__(self, entries: Sequence[Entry], tokens_of: Callable[[int], int]) -> None:
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        tokens_of: Callable[[int], int],
+        positions: Positions | None = None,
+        offset: int = 0,
+    ) -> None:
         self.entries = entries
         self.tokens_of = tokens_of
+        self.positions = positions
+        self.offset = offset
         self._splits: list[int] | None = None
         self._suffix: list[int] | None = None
+
+    def splits_at(self, cut: int) -> bool:
+        """``splits(cut)`` for one cut. With a position index only the kept side is read
+        (each of its calls and outputs looks for a partner before the cut), so the common
+        check costs the kept tail, not the whole window."""
+        if self.positions is None or self._splits is not None:
+            return self.splits(cut)
+        low, middle = self.offset, self.offset + cut
+        for index in range(cut, len(self.entries)):
+            item = self.entries[index].item
+            if item is None:
+                continue
+            kind = item.get("type")
+            if kind in E.CALL_TYPES:
+                partners = self.positions(call_key(item.get("call_id")))[1]
+            elif kind in E.OUTPUT_TYPES:
+                partners = self.positions(call_key(item.get("call_id")))[0]
+            else:
+                continue
+            first = bisect_left(partners, low)
+            if first < len(partners) and partners[first] < middle:
+                return True
+        return False
 
     def splits(self, cut: int) -> bool:
         """True when some call_id has a call on one side of ``cut`` and an output on the
@@ -45,7 +80,7 @@ class _Window:
                 slot = 2
             else:
                 continue
-            span = spans.setdefault(_key(item.get("call_id")), [n, -1, n, -1])
+            span = spans.setdefault(call_key(item.get("call_id")), [n, -1, n, -1])
             span[slot] = min(span[slot], index)
             span[slot + 1] = max(span[slot + 1], index)
         diff = [0] * (n + 2)
@@ -97,19 +132,25 @@ class _Window:
         return best[1] if best is not None else None
 
 
-def _key(call_id: object) -> object:
+def call_key(call_id: object) -> object:
     # JS Set semantics: a number and a string are different keys, 1 and 1.0 are not.
-    return (
-        (type(call_id) is bool, call_id) if isinstance(call_id, int | float | str) else id(call_id)
-    )
+    if type(call_id) is str:
+        return call_id
+    if isinstance(call_id, int | float):
+        return (type(call_id) is bool, call_id)
+    return id(call_id)
 
 
 def find_cut_point(
     entries: Sequence[Entry],
     keep_recent_tokens: float,
     tokens_of: Callable[[int], int] | None = None,
+    positions: Positions | None = None,
+    offset: int = 0,
 ) -> int:
-    """Index of the first entry to keep; entries before it are compacted."""
+    """Index of the first entry to keep; entries before it are compacted. ``positions``
+    (optional) indexes tool calls and outputs by call id in a larger sequence that holds
+    ``entries`` at ``offset``; it only makes the search faster."""
     if not entries:
         return 0
     if tokens_of is None:
@@ -118,7 +159,7 @@ def find_cut_point(
         def tokens_of(i: int) -> int:
             return meter.count_item(entries[i].item)
 
-    window = _Window(entries, tokens_of)
+    window = _Window(entries, tokens_of, positions, offset)
     accumulated = 0
     last_allowed = -1
     for index in range(len(entries) - 1, -1, -1):
@@ -129,7 +170,7 @@ def find_cut_point(
             last_allowed = index
         accumulated += tokens_of(index)
         if accumulated >= keep_recent_tokens and last_allowed >= 0:
-            if last_allowed > 0 and not window.splits(last_allowed):
+            if last_allowed > 0 and not window.splits_at(last_allowed):
                 return last_allowed
             batch = window.tool_batch_cut(keep_recent_tokens)
             return batch if batch is not None else last_allowed

@@ -8,6 +8,7 @@ always agree. Only explicit failure signals count; source code that merely conta
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from soba_bench.jscompat import JS_WS_CLASS, js_join, js_trim
@@ -46,8 +47,20 @@ def tool_failure_output(item: dict[str, Any]) -> str | None:
         return None if item["exit_code"] == 0 and item["exit_code"] is not False else output
     if not isinstance(output, str):
         return None
-    for line in _ANSI_COLOUR.sub("", output).split("\n"):
-        line = js_trim(line)
+    return output if _first_line_fails(output) else None
+
+
+@lru_cache(maxsize=16384)
+def _first_line_fails(output: str) -> bool:
+    """The legacy heuristic on the first non-blank line (colour codes removed). Lines are
+    taken one at a time: only the first meaningful one matters, however long the output.
+    Cached because a failing compaction re-reads the same outputs at every barrier."""
+    start = 0
+    while start <= len(output):
+        end = output.find("\n", start)
+        end = len(output) if end < 0 else end
+        line = js_trim(_ANSI_COLOUR.sub("", output[start:end]))
         if line:
-            return output if _FAILURE_LINE.match(line) else None
-    return None
+            return bool(_FAILURE_LINE.match(line))
+        start = end + 1
+    return False

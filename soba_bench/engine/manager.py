@@ -171,7 +171,11 @@ class ContextManager:
         if not any(e.item is not None for e in window):
             return self._outcome(plan, O.SKIPPED, ctx, "No items to compact")
         cut = find_cut_point(
-            window, self.compaction.keepRecentTokens, lambda i: branch.item_tokens(start + i)
+            window,
+            self.compaction.keepRecentTokens,
+            lambda i: branch.item_tokens(start + i),
+            branch.tool_positions,
+            start,
         )
         compacted = [e for e in window[:cut] if e.item is not None]
         kept = [e for e in window[cut:] if e.item is not None]

@@ -7,7 +7,7 @@ Treat ``data`` and ``item`` as read-only: they are shared, not copied, for speed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # Tree entries form the conversation tree (engine.md a.2).
@@ -58,6 +58,14 @@ class Entry:
     kind: str
     data: dict[str, Any]
     line: int = 0
+    # The model item, resolved once: the replay and the engine ask for it millions of times.
+    item: dict[str, Any] | None = field(init=False, repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.kind == ITEM:
+            item = self.data.get("item")
+            if isinstance(item, dict):
+                object.__setattr__(self, "item", item)
 
     @property
     def id(self) -> str | None:
@@ -74,14 +82,6 @@ class Entry:
     @property
     def is_tree(self) -> bool:
         return self.kind in TREE_KINDS
-
-    @property
-    def item(self) -> dict[str, Any] | None:
-        """The model item of an ``item`` entry, else None."""
-        if self.kind != ITEM:
-            return None
-        item = self.data.get("item")
-        return item if isinstance(item, dict) else None
 
     @property
     def item_type(self) -> str | None:
