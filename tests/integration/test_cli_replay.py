@@ -120,11 +120,14 @@ def test_run_writes_a_self_describing_record(tmp_path):
     record = json.loads((run_dir / "run.json").read_text())
     assert record["status"] == "complete"
     assert record["config"]["compaction"]["keepRecentTokens"] == 8000
-    assert record["corpus"]["name"] == "soba-conformance"
-    assert len(record["corpus"]["manifestSha256"]) == 64
+    assert [c["name"] for c in record["corpora"]] == ["soba-conformance", "synthetic-small"]
+    assert all(len(c["manifestSha256"]) == 64 for c in record["corpora"])
     assert record["package"]["sobaVersion"] == "0.6.14"
+    assert record["gitRevision"] is None or len(record["gitRevision"]) >= 40
     rows = [json.loads(x) for x in (run_dir / "sessions.jsonl").read_text().splitlines()]
-    assert len(rows) == 7 and sum(r["attempts"] for r in rows) == record["totals"]["attempts"]
+    assert len(rows) == 10 and sum(r["attempts"] for r in rows) == record["totals"]["attempts"]
+    assert (run_dir / "replays" / "soba-conformance" / "cc4-failures.jsonl.gz").is_file()
+    assert record["scoring"]["withTruth"] == 3
 
 
 def test_bundled_default_config_file_is_sobas_defaults():
