@@ -40,6 +40,9 @@ from soba_bench.corpora.importers.source import (
     Where,
     expect_object,
     get,
+    iter_jsonl,
+    load_json,
+    looks_like_jsonl,
 )
 from soba_bench.corpora.importers.swe_agent import SweConversion, text_of
 from soba_bench.errors import InputError, SobaBenchError
@@ -185,7 +188,7 @@ class HFImporter(Importer):
                 ).hexdigest()
                 labels = tuple(f.name for f in files)
                 rows = self._load(
-                    datasets, src, builders.pop(), [str(f) for f in files], options, cache
+                    datasets, src, builders.pop(), [str(f) for f in files], options, cache, issues
                 )
             else:
                 identity, labels = digest("hf", src, options.hf_split), (src,)
@@ -207,7 +210,15 @@ class HFImporter(Importer):
         description = f"imported from hf: {src} (split {options.hf_split}, mapping {mapping.name})"
         return ImportResult(self.name, tuple(sessions), labels, (), description)
 
-    def _load(self, datasets, src, builder, files, options, cache) -> Iterator[tuple[int, Any]]:
+    def _load(
+        self, datasets, src, builder, files, options, cache, issues=None
+    ) -> Iterator[tuple[int, Any]]:
+        if builder == "json" and files is not None:
+            # Local JSON rows are read here rather than by the datasets JSON builder: its
+            # native reader crashed the process (segfault) on ragged, mixed-type rows, and a
+            # bad row must be an InputError naming the file and line, never a crash.
+            yield from self._local_json_rows(files, options, issues or IssueLog(options.lenient))
+            return
         try:
             if files is not None:
                 ds = datasets.load_dataset(
@@ -231,6 +242,21 @@ class HFImporter(Importer):
                 path=src,
                 expected="a hub dataset name, or local parquet/json/jsonl files",
             ) from None
+
+    def _local_json_rows(self, files, options, issues) -> Iterator[tuple[int, Any]]:
+        index = 0
+        for name in files:
+            source = SourceFile.read(Path(name))
+            if looks_like_jsonl(source.content):
+                rows = (row for _, row in iter_jsonl(source, issues))
+            else:
+                document = load_json(source)
+                rows = document if isinstance(document, list) else [document]
+            for row in rows:
+                if options.hf_limit is not None and index >= options.hf_limit:
+                    return
+                yield index, row
+                index += 1
 
     def _row(self, index, row, mapping, identity, labels, options, issues, where):
         row = expect_object(row, where, "a dataset row")
