@@ -1,0 +1,45 @@
+"""The summarizer registry: how a run gets its capsule strategy chain by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from soba_bench.engine.attempt import RealClock, VirtualClock
+from soba_bench.engine.strategies.base import Strategy
+from soba_bench.engine.strategies.deterministic import DeterministicStrategy
+from soba_bench.registry import Registry
+
+
+@dataclass(frozen=True)
+class SummarizerSpec:
+    """Everything a replay needs from a summarizer, and what its run record says about it."""
+
+    name: str
+    chain: Sequence[Strategy]
+    clock: VirtualClock | RealClock | None = None  # None: the engine's default virtual clock
+    prompt_id: str | None = None  # prompt name + hash of its text, for model strategies
+    details: dict[str, Any] = field(default_factory=dict)  # model, endpoint, latency model...
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "promptId": self.prompt_id,
+            "chain": [s.name for s in self.chain],
+            **self.details,
+        }
+
+
+SUMMARIZERS: Registry[Callable[..., SummarizerSpec]] = Registry("summarizer")
+
+
+@SUMMARIZERS.register("deterministic")
+def deterministic(**_: Any) -> SummarizerSpec:
+    """SOBA's deterministic strategy only (the conformance harness's chain): no model."""
+    return SummarizerSpec("deterministic", [DeterministicStrategy()])
+
+
+def build_summarizer(name: str = "deterministic", **params: Any) -> SummarizerSpec:
+    """A summarizer by name; unknown names fail with the list of valid ones."""
+    return SUMMARIZERS.get(name)(**params)
