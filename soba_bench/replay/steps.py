@@ -8,6 +8,8 @@ import time
 
 from soba_bench.engine.command import run_compact_command
 from soba_bench.engine.controller import RecoveryResult
+from soba_bench.engine.entrypoints import MANUAL_SYSTEM_PROMPT_TOKENS as MANUAL_SYS
+from soba_bench.engine.entrypoints import MANUAL_TOOL_SCHEMA_TOKENS as MANUAL_TOOLS
 from soba_bench.replay.provider import USAGE_RECORDED, USAGE_SIMULATED
 from soba_bench.replay.records import attempt_line
 from soba_bench.replay.trace import BarrierRecord
@@ -67,12 +69,14 @@ class ProviderSteps:
         self.counts["compactCommands"] += 1
         events_before = len(self.engine.events.events)
         started = time.perf_counter()
-        before = self.engine.manager.get_snapshot(1000, 500, f"manual_compact_{index}")
+        before = self.engine.manager.get_snapshot(
+            MANUAL_SYS, MANUAL_TOOLS, f"manual_compact_{index}"
+        )
         outcome, _ = run_compact_command(
             self.engine, instructions, fingerprint=f"manual_compact_{index}"
         )
         wall_ms = (time.perf_counter() - started) * 1000
-        post = self.engine.manager.get_snapshot(1000, 500, f"manual_compact_{index}")
+        post = self.engine.manager.get_snapshot(MANUAL_SYS, MANUAL_TOOLS, f"manual_compact_{index}")
         self.seq += 1
         attempt = attempt_line(
             seq=self.seq,
