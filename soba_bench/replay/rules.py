@@ -6,13 +6,13 @@ calls schedule milestones, and which user lines are ``/compact`` commands.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from soba_bench.engine.command import parse_compact_command
 from soba_bench.engine.variants import DEFAULT_VARIANT
 from soba_bench.errors import UnknownNameError
+from soba_bench.jscompat import js_json_parse
 from soba_bench.meter import DEFAULT_METER
 from soba_bench.replay.provider import USAGE_MODES, USAGE_NONE
 from soba_bench.session import entries as E
@@ -58,7 +58,7 @@ def checkpoint_event(item: dict[str, Any]) -> dict[str, Any] | None:
     if item.get("type") != E.FUNCTION_CALL or item.get("name") != "checkpoint":
         return None
     try:
-        args = json.loads(item.get("arguments"))
+        args = js_json_parse(item.get("arguments"))
     except (TypeError, ValueError, RecursionError):
         return None
     if not isinstance(args, dict) or args.get("kind") not in ("milestone", "plan_pivot"):
