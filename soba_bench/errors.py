@@ -89,3 +89,10 @@ class UnknownNameError(SobaBenchError, KeyError):
 
     def __str__(self) -> str:  # KeyError would otherwise quote the whole message
         return self.args[0]
+
+
+class HarnessFault(SobaBenchError):
+    """A fault of the harness's own setup met during a replay (a cache miss in replay mode, a
+    missing model package, an unset API key variable). SOBA's fallbacks must not absorb it:
+    turned into a degraded capsule it would silently change what a run measures, so it stops
+    the replay instead."""

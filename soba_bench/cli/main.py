@@ -11,14 +11,19 @@ from soba_bench import __version__
 from soba_bench.errors import SobaBenchError
 
 # name -> module under soba_bench.cli; each module has add_arguments(parser) and run(args).
+# Hydra commands (HYDRA_COMMANDS) also have main(argv): their arguments go to Hydra unparsed.
 COMMANDS = {
     "run": "soba_bench.cli.run_cmd",
+    "sweep": "soba_bench.cli.sweep_cmd",
     "inspect": "soba_bench.cli.inspect_cmd",
     "replay": "soba_bench.cli.replay_cmd",
     "score": "soba_bench.cli.score_cmd",
     "corpus": "soba_bench.cli.corpus_cmd",
     "import": "soba_bench.cli.import_cmd",
+    "serve-model": "soba_bench.cli.serve_model_cmd",
 }
+
+HYDRA_COMMANDS = ("run", "sweep")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in HYDRA_COMMANDS:
+        return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:])
     parser = build_parser()
     # KEY=VALUE overrides may come after options (argparse would reject them there).
     args, extra = parser.parse_known_args(argv)

@@ -1,203 +1,182 @@
-"""The main job: replay every session of the corpora through the SOBA engine, score it, and
-summarize.
+"""Replay the corpora through the SOBA engine and score them: one job, or with -m a sweep.
 
-Defaults to the bundled corpora (corpora/soba-conformance, and corpora/synthetic-small which
-has ground truth) under SOBA's default config (a 128k window), offline and without an API key.
-KEY=VALUE overrides any engine key by its SOBA name. Writes a run folder under results/: the
-run record, one row per session, every replayed session and barrier log, and score tables
-(retention and SOBA's quality score where a corpus has ground truth; failure-mode detectors
-always).
+One job replays every session of the corpora under one engine config, variant, strategy and
+summarizer, scores it and summarizes; -m runs a sweep of such jobs (a Hydra multirun).
+
+    soba-bench run [OPTIONS] [OVERRIDES]        one job
+    soba-bench run -m [OPTIONS] [OVERRIDES]     one job per combination of swept values
+
+OVERRIDES are Hydra overrides over configs/config.yaml: engine.keepRecentTokens=8000,
+engine=64k-8k, variant=soba-0.6.14+newest-blockers, corpus=synthetic-small, scorer=none,
+hydra/launcher=ray, hydra.sweep.dir=DIR ... A bare SOBA key is short for its engine key
+(keepRecentTokens=8000 is engine.keepRecentTokens=8000). Defaults: the bundled corpora
+(corpora/soba-conformance, and corpora/synthetic-small which has ground truth) under SOBA's
+default config (a 128k window), offline and without an API key. A single run writes
+results/run-<timestamp>-<id>/, a sweep results/<sweep name>/<timestamp>/<job id>/: the run
+record, one row per session, replays, barrier logs, capsules, the event log, attempt and
+barrier tables (Parquet) and score tables. --help lists the config groups (Hydra's help).
+
+Options kept from the pre-Hydra command (each becomes an override):
+  --corpus DIR     corpus folder with a manifest.json, repeatable (corpus=path corpus.paths=[...])
+  --results DIR    where run folders go (paths.results_dir=DIR)
+  --config FILE    a CASE.json config (its keys become engine.KEY overrides)
+  --variant NAME   engine variant (variant=NAME)
+  --meter NAME     token meter (meter=NAME)
+  --no-score       replay only (scorer=none)
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import json
+import re
+import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from soba_bench.cli.replay_cmd import load_config_data
-from soba_bench.corpora.manifest import load_corpus
-from soba_bench.engine.config import build_engine_config, with_overrides
-from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
-from soba_bench.meter import DEFAULT_METER
-from soba_bench.replay.output import replayed_session_lines
-from soba_bench.replay.simulator import ReplayOptions, replay_session
-from soba_bench.scoring.runner import truth_for, write_scores
-from soba_bench.scoring.session import score_replay
-from soba_bench.session import read_session
-from soba_bench.sweep.record import base_record, new_run_id, write_run
-from soba_bench.sweep.store import RunLayout, write_jsonl
+from soba_bench.engine.config import TOP_LEVEL_KEYS, read_config_data
+from soba_bench.errors import InputError, SobaBenchError
+from soba_bench.sweep.console import format_scores  # noqa: F401  (re-exported for score_cmd)
+from soba_bench.sweep.jobspec import COMPACTION_KEYS, SOBA_KEYS
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-# The bundled corpora: SOBA's conformance sessions and the synthetic one with ground truth.
-DEFAULT_CORPORA = [
-    REPO_ROOT / "corpora" / "soba-conformance",
-    REPO_ROOT / "corpora" / "synthetic-small",
-]
-DEFAULT_RESULTS = REPO_ROOT / "results"
-
-COLUMNS = [
-    ("session", 44),
-    ("entries", 8),
-    ("turns", 6),
-    ("barriers", 9),
-    ("attempts", 9),
-    ("completed", 10),
-    ("skipped", 8),
-    ("failed", 7),
-    ("blocked", 8),
-    ("reclaimed", 10),
-]
+LEGACY_VALUE_OPTIONS = ("--corpus", "--results", "--config", "--variant", "--meter")
+MULTIRUN_FLAGS = ("-m", "--multirun")
+_PLAIN = re.compile(r"^[A-Za-z0-9_./:+@-]+$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "overrides", nargs="*", metavar="KEY=VALUE", help="engine config overrides by SOBA key name"
-    )
-    parser.add_argument(
-        "--corpus",
-        type=Path,
-        action="append",
-        dest="corpora",
-        help="corpus folder with a manifest.json (repeatable; default: the bundled corpora)",
-    )
-    parser.add_argument("--config", help="CASE.json config (conformance format)")
-    parser.add_argument(
-        "--variant", default=DEFAULT_VARIANT, help=f"engine variant ({', '.join(VARIANTS.names())})"
-    )
-    parser.add_argument("--meter", default=DEFAULT_METER, help="token meter (default soba)")
-    parser.add_argument(
-        "--results",
-        type=Path,
-        default=DEFAULT_RESULTS,
-        help="where run folders go (default: results/)",
-    )
-    parser.add_argument("--no-score", action="store_true", help="replay only, do not score")
+    """For ``soba-bench --help`` only: the arguments go to Hydra unparsed (see main)."""
+    parser.add_argument("overrides", nargs="*", metavar="OVERRIDE", help="Hydra overrides")
 
 
-def session_row(name: str, trace) -> dict:
-    s = trace.summary()
-    outcomes = s["byOutcome"]
-    return {
-        "session": name,
-        "entries": s["branchEntries"],
-        "turns": s["turns"],
-        "barriers": s["preflights"],
-        "attempts": s["attempts"],
-        "completed": outcomes.get("completed", 0),
-        "skipped": outcomes.get("skipped", 0),
-        "failed": outcomes.get("failed", 0),
-        "blocked": s["blockedRequests"],
-        "reclaimed": s["reclaimedTokens"],
-        "byTrigger": s["byTrigger"],
-        "finalEffectiveTokens": s["finalEffectiveTokens"],
-        "maxEffectiveTokens": s["maxEffectiveTokens"],
-        "replayMs": s["replayMs"],
-    }
+def quote(value: str) -> str:
+    """A value as a Hydra override string (quoted unless plain)."""
+    if _PLAIN.match(value):
+        return value
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def format_row(row: dict) -> str:
-    cells = []
-    for name, width in COLUMNS:
-        value = row[name]
-        cells.append(f"{value:<{width}}" if name == "session" else f"{value:>{width}}")
-    return " ".join(cells)
+def _json_value(value: Any) -> str:
+    return json.dumps(value) if not isinstance(value, str) else quote(value)
 
 
-def format_scores(scoring: dict) -> str:
-    """Retention by strategy (mean over sessions, capsule moments) and detector counts."""
-    lines = [
-        "",
-        "retention (capsule moments, mean over sessions with ground truth)",
-        f"{'strategy':<22}{'view':<14}{'recall':>8}{'staleness':>11}{'leaks':>7}",
-    ]
-    for row in scoring["corpus"]:
-        if row["moment"] != "capsules" or row["view"] == "soba_quality":
-            continue
-        cells = [row.get(m) for m in ("recall", "staleness", "leaks")]
-        shown = [
-            "-" if v is None else f"{v:.3f}" if i < 2 else f"{v:.1f}" for i, v in enumerate(cells)
-        ]
-        lines.append(
-            f"{row['strategy']:<22}{row['view']:<14}{shown[0]:>8}{shown[1]:>11}{shown[2]:>7}"
-        )
-    quality = [r for r in scoring["corpus"] if r["view"] == "soba_quality"]
-    for row in quality:
-        lines.append(
-            f"soba_quality: mean score {row['score']:.3f}, pass rate {row['passRate']:.2f}"
-        )
-    fired = ", ".join(f"{k} {v['sessions']}" for k, v in scoring["findings"].items())
-    lines.append(f"failure modes (sessions): {fired or 'none checked'}")
-    return "\n".join(lines)
+def case_overrides(path: str) -> list[str]:
+    """A CASE.json file's keys as engine.KEY overrides."""
+    data = read_config_data(path)
+    out = []
+    for key, value in data.items():
+        if key == "compaction":
+            if not isinstance(value, dict):
+                raise InputError("'compaction' must be an object", path=path, field="compaction")
+            for ckey, cvalue in value.items():
+                if ckey not in COMPACTION_KEYS:
+                    raise InputError(
+                        "unknown compaction key",
+                        path=path,
+                        field=f"compaction.{ckey}",
+                        expected="one of " + ", ".join(COMPACTION_KEYS),
+                    )
+                out.append(f"engine.{ckey}={_json_value(cvalue)}")
+        elif key in TOP_LEVEL_KEYS:
+            out.append(f"engine.{key}={_json_value(value)}")
+        else:
+            raise InputError(
+                "unknown config key",
+                path=path,
+                field=key,
+                expected="one of " + ", ".join((*TOP_LEVEL_KEYS, "compaction")),
+            )
+    return out
+
+
+def shorthand(arg: str) -> str:
+    """``keepRecentTokens=8000`` (or ``compaction.keepRecentTokens=8000``) ->
+    ``engine.keepRecentTokens=8000``; anything else unchanged."""
+    key, sep, value = arg.partition("=")
+    bare = key.removeprefix("compaction.")
+    if sep and bare in SOBA_KEYS:
+        return f"engine.{bare}={value}"
+    return arg
+
+
+def translate(argv: Sequence[str]) -> list[str]:
+    """The command's arguments as Hydra's: legacy options become overrides (placed first, so
+    explicit overrides win), bare SOBA keys become engine keys, the rest passes through."""
+    legacy: list[str] = []
+    rest: list[str] = []
+    corpora: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, inline = arg.partition("=")
+        if name in LEGACY_VALUE_OPTIONS:
+            if eq:
+                value = inline
+            elif i + 1 < len(args):
+                i += 1
+                value = args[i]
+            else:
+                raise InputError(f"option {name} needs a value", field=name)
+            if name == "--corpus":
+                corpora.append(str(Path(value).expanduser().resolve()))
+            elif name == "--results":
+                legacy.append(f"paths.results_dir={quote(str(Path(value).expanduser().resolve()))}")
+            elif name == "--config":
+                legacy += case_overrides(value)
+            elif name == "--variant":
+                legacy.append(f"variant={quote(value)}")
+            elif name == "--meter":
+                legacy.append(f"meter={quote(value)}")
+        elif arg == "--no-score":
+            legacy.append("scorer=none")
+        else:
+            rest.append(shorthand(arg))
+        i += 1
+    if corpora:
+        legacy = ["corpus=path", f"corpus.paths=[{','.join(quote(c) for c in corpora)}]", *legacy]
+    return [*legacy, *rest]
+
+
+def launch(hydra_args: list[str], prog: str = "soba-bench run") -> int:
+    """Run the Hydra app with these arguments; the exit code from the jobs' outcomes."""
+    from soba_bench.sweep import app, callbacks
+
+    app.OUTCOMES.clear()
+    callbacks.STATE.clear()
+    saved = sys.argv
+    sys.argv = [prog, *hydra_args]
+    try:
+        app.main()
+    except BrokenPipeError:
+        return 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+        # Hydra exits 1 on a composition error (bad override, unknown option): bad input.
+        if code and not app.OUTCOMES and "summary" not in callbacks.STATE:
+            return 2
+        return code
+    finally:
+        sys.argv = saved
+    if any(a in MULTIRUN_FLAGS for a in hydra_args):
+        summary = callbacks.STATE.get("summary") or {}
+        return 1 if summary.get("byStatus", {}).get("failed") else 0
+    if not app.OUTCOMES:
+        return 0  # --cfg, --info, --help: nothing ran
+    return app.OUTCOMES[-1].exit_code
+
+
+def main(argv: Sequence[str], *, multirun: bool = False, prog: str = "soba-bench run") -> int:
+    try:
+        hydra_args = translate(argv)
+    except SobaBenchError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    if multirun and not any(a in MULTIRUN_FLAGS for a in hydra_args):
+        hydra_args = ["-m", *hydra_args]
+    return launch(hydra_args, prog)
 
 
 def run(args: argparse.Namespace) -> int:
-    data = with_overrides(load_config_data(args.config), args.overrides)
-    config = build_engine_config(data, source=args.config)
-    VARIANTS.get(args.variant)
-    corpora = [load_corpus(path) for path in args.corpora or DEFAULT_CORPORA]
-    options = ReplayOptions(variant=args.variant, meter=args.meter)
-    run_id = new_run_id()
-    layout = RunLayout(args.results / run_id)
-    names = ", ".join(f"{c.name} ({len(c.sessions)} sessions)" for c in corpora)
-    print(
-        f"soba-bench run: {names}; engine {args.variant}, window "
-        f"{config.contextWindow}/{config.maxOutputTokens}, hard limit {config.hardLimit}"
-    )
-    print(format_row({name: name for name, _ in COLUMNS}))
-    started = time.perf_counter()
-    rows, all_scores = [], []
-    for corpus in corpora:
-        for item in corpus.sessions:
-            key = f"{corpus.name}/{item.name}"
-            session = read_session(item.path)
-            trace = replay_session(session, config, options)
-            rows.append(
-                {
-                    **session_row(key, trace),
-                    "corpus": corpus.name,
-                    "file": item.file,
-                    "corpusRoot": str(corpus.root),
-                }
-            )
-            print(format_row(rows[-1]))
-            write_jsonl(layout.replay(key), replayed_session_lines(session, trace))
-            barriers = trace.check_lines()
-            write_jsonl(layout.barriers(key), barriers)
-            if not args.no_score:
-                truth = truth_for(item.path)
-                all_scores.append(score_replay(key, trace.entries, truth, barriers=barriers))
-    totals = {name: sum(r[name] for r in rows) for name, _ in COLUMNS if name != "session"}
-    print(format_row({"session": "total", **totals}))
-    scoring = write_scores(layout, all_scores) if all_scores else None
-    if scoring:
-        print(format_scores(scoring))
-    elapsed = time.perf_counter() - started
-    print(f"replayed {totals['entries']} entries in {elapsed:.2f} s")
-    record = base_record(
-        run_id,
-        kind="corpus-replay",
-        status="complete",
-        config=config.to_dict(),
-        compactionRequested=config.compactionRequested.to_dict(),
-        variant=args.variant,
-        meter=args.meter,
-        strategy="deterministic",
-        summarizer=None,
-        seed=options.seed,
-        corpora=[
-            {
-                "name": c.name,
-                "version": c.version,
-                "manifestSha256": c.manifest_sha256,
-                "root": str(c.root),
-            }
-            for c in corpora
-        ],
-        totals=totals,
-        scoring=scoring,
-        timings={"wallSeconds": round(elapsed, 3)},
-    )
-    write_run(layout.root, record, rows)
-    print(f"run record: {layout.record}")
-    return 0
+    return main(args.overrides or [])

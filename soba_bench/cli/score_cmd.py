@@ -9,10 +9,10 @@ import argparse
 import json
 from pathlib import Path
 
-from soba_bench.cli.run_cmd import format_scores
 from soba_bench.scoring.runner import score_run
 from soba_bench.scoring.session import SCORERS, ScoreConfig
 from soba_bench.summarizers.baselines import BASELINES
+from soba_bench.sweep.console import format_scores
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

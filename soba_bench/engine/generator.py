@@ -16,6 +16,7 @@ from soba_bench.engine.strategies.base import Draft, GenerationInput, Strategy
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.engine.validator import ValidationResult, validate_draft
 from soba_bench.engine.variants import EngineVariant
+from soba_bench.errors import HarnessFault
 from soba_bench.session.capsule_text import capsule_input_items
 
 log = logging.getLogger("soba_bench.engine.generator")
@@ -94,8 +95,8 @@ class CapsuleGenerator:
             chain.append(strategy.name)
             try:
                 last = self._finish(strategy, gen, ctx, branch, blocking, kept_tokens)
-            except Interrupted:
-                raise
+            except (Interrupted, HarnessFault):
+                raise  # HarnessFault: the harness's own setup, not a strategy failure
             except Exception as exc:  # a failing strategy hands over to the next slot
                 log.warning("strategy %s failed: %s", strategy.name, exc)
                 continue

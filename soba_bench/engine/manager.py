@@ -31,6 +31,7 @@ from soba_bench.engine.snapshot import ContextMeter, ContextSnapshot
 from soba_bench.engine.strategies.base import GenerationInput, Strategy
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.engine.variants import EngineVariant, get_variant
+from soba_bench.errors import HarnessFault
 from soba_bench.jscompat import js_number, js_to_fixed
 
 log = logging.getLogger("soba_bench.engine.manager")
@@ -219,6 +220,8 @@ class ContextManager(ManagerEntryPoints):
                 )
                 fallback = True
             return self._conclude(plan, ctx, result, fallback)
+        except HarnessFault:
+            raise  # not SOBA's failure to record: the replay itself cannot go on
         except Exception as exc:  # SOBA's catch-all: cancelled if aborted, else failed
             if ctx.aborted:
                 return self._outcome(

@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from soba_bench.errors import UnknownNameError
 from soba_bench.meter import soba
 from soba_bench.meter.base import CachedMeter, Meter, count_items
+from soba_bench.meter.count_store import CountStore
 from soba_bench.registry import Registry
 
 DEFAULT_METER = "soba"
@@ -57,4 +60,23 @@ def get_meter(name: str = DEFAULT_METER) -> Meter:
     return meter
 
 
-__all__ = ["DEFAULT_METER", "METERS", "CachedMeter", "Meter", "count_items", "get_meter"]
+def share_counts(name: str, path: str | Path) -> CachedMeter | None:
+    """Attach a cross-process count store (SQLite file ``path``) to the shared meter ``name``
+    and return it; None for meters that keep no per-item cache (SOBA's estimator)."""
+    meter = get_meter(name)
+    if not isinstance(meter, CachedMeter):
+        return None
+    meter.attach_store(CountStore(path, meter.name))
+    return meter
+
+
+__all__ = [
+    "DEFAULT_METER",
+    "METERS",
+    "CachedMeter",
+    "CountStore",
+    "Meter",
+    "count_items",
+    "get_meter",
+    "share_counts",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.strategies.base import Strategy
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
+from soba_bench.errors import ConfigError
 from soba_bench.registry import Registry
 
 
@@ -41,5 +43,21 @@ def deterministic(**_: Any) -> SummarizerSpec:
 
 
 def build_summarizer(name: str = "deterministic", **params: Any) -> SummarizerSpec:
-    """A summarizer by name; unknown names fail with the list of valid ones."""
-    return SUMMARIZERS.get(name)(**params)
+    """A summarizer by name; unknown names fail with the list of valid ones, unknown
+    parameters with the list of the ones that summarizer takes."""
+    factory = SUMMARIZERS.get(name)
+    accepted = inspect.signature(factory).parameters.values()
+    if not any(p.kind is p.VAR_KEYWORD for p in accepted):
+        names = [p.name for p in accepted]
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise ConfigError(
+                f"summarizer {name!r} has no parameter {', '.join(unknown)}; "
+                f"it takes {', '.join(names)}"
+            )
+    return factory(**params)
+
+
+# The model-backed summarizers ("model", "local") register themselves on import; imported
+# last because they use SUMMARIZERS and SummarizerSpec from above.
+from soba_bench.summarizers import model_backed as _model_backed  # noqa: E402, F401

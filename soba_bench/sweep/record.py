@@ -4,18 +4,15 @@ Reports read these records, never file names."""
 
 from __future__ import annotations
 
-import json
 import platform
 import subprocess
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from soba_bench import SOBA_VERSION, __version__
-from soba_bench.session.jsonl import atomic_write_bytes, encode_jsonl
 
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION = 2  # 2: status complete|failed, error, jobKey, job, caches
 
 
 def git_revision(path: Path | None = None) -> str | None:
@@ -39,11 +36,6 @@ def git_revision(path: Path | None = None) -> str | None:
         return None
 
 
-def new_run_id(prefix: str = "run") -> str:
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return f"{prefix}-{stamp}-{uuid.uuid4().hex[:6]}"
-
-
 def base_record(run_id: str, **fields: Any) -> dict[str, Any]:
     return {
         "schemaVersion": RECORD_SCHEMA_VERSION,
@@ -54,11 +46,3 @@ def base_record(run_id: str, **fields: Any) -> dict[str, Any]:
         "python": platform.python_version(),
         **fields,
     }
-
-
-def write_run(run_dir: Path, record: dict[str, Any], rows: list[dict[str, Any]]) -> None:
-    """Rows first, record last: a folder with a run.json is a complete run."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(run_dir / "sessions.jsonl", encode_jsonl(rows))
-    payload = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
-    atomic_write_bytes(run_dir / "run.json", payload.encode("utf-8"))

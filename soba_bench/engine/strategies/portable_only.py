@@ -28,6 +28,7 @@ from soba_bench.engine.strategies.base import (
     base_provenance,
 )
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
+from soba_bench.errors import HarnessFault
 from soba_bench.jscompat import js_json_parse, js_trim
 
 log = logging.getLogger("soba_bench.engine.portable_only")
@@ -132,8 +133,8 @@ class PortableOnlyStrategy:
         started = ctx.clock.now_ms()
         try:
             state = reconcile_structured_state(self.model_state(gen, ctx), gen.source_items)
-        except Interrupted:
-            raise  # the attempt's deadline or abort: the manager decides, not this slot
+        except (Interrupted, HarnessFault):
+            raise  # deadline, abort or a harness fault: the manager decides, not this slot
         except Exception as exc:
             log.info("portable_only falls back to deterministic: %s", exc)
             return DeterministicStrategy().generate(gen, ctx, variant)

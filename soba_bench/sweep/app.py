@@ -1,0 +1,114 @@
+"""The Hydra app: ``soba-bench run [-m] [OVERRIDES]`` (see soba_bench.cli.run_cmd) calls
+:func:`main`. Thin on purpose: it reads the Hydra runtime (output folder, job number, mode)
+and hands the resolved config, as plain data, to :func:`soba_bench.sweep.job.run_job`.
+
+Configs: ``configs/config.yaml`` and its groups; schemas: :mod:`soba_bench.sweep.schema`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
+from omegaconf import DictConfig, OmegaConf
+
+from soba_bench.sweep.job import JobContext, JobOutcome, run_job
+from soba_bench.sweep.progress import bars_enabled
+from soba_bench.sweep.schema import register_configs
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CONFIG_DIR = REPO_ROOT / "configs"
+MAX_JOB_ID = 96
+
+# Outcomes of the jobs run in this process (a single run: the CLI's exit code).
+OUTCOMES: list[JobOutcome] = []
+
+
+def job_id(num: Any, override_dirname: Any = "") -> str:
+    """``<num>-<overrides>``: short, readable, filesystem-safe; long ones end in a hash."""
+    text = str(override_dirname or "").replace("engine.", "")
+    text = re.sub(r"[^A-Za-z0-9._=,+-]", "_", text)
+    if len(text) > MAX_JOB_ID:
+        digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+        text = f"{text[: MAX_JOB_ID - 9]}~{digest}"
+    return f"{num}-{text}" if text else str(num)
+
+
+def _uid() -> str:
+    import uuid
+
+    return uuid.uuid4().hex[:6]
+
+
+def register_resolvers() -> None:
+    """Resolvers used by configs/config.yaml (also needed in launcher worker processes,
+    which import this module to unpickle the task function)."""
+    resolvers = {
+        "soba.root": (lambda: str(REPO_ROOT), False),
+        "soba.uid": (_uid, True),  # one value per config: the run folder name is stable
+        "soba.job_id": (job_id, False),
+    }
+    for name, (fn, cache) in resolvers.items():
+        if not OmegaConf.has_resolver(name):
+            OmegaConf.register_new_resolver(name, fn, use_cache=cache)
+
+
+register_resolvers()
+register_configs()
+
+
+def job_context(cfg: DictConfig) -> JobContext:
+    hc = HydraConfig.get()
+    multirun = hc.mode == RunMode.MULTIRUN
+    out_dir = Path(hc.runtime.output_dir)
+    sweep_dir = Path(hc.sweep.dir).resolve() if multirun else None
+    index_root = None
+    if sweep_dir is not None:
+        # Default layout results/<sweep>/<timestamp>/: sibling runs of the same sweep share
+        # finished jobs. An explicit hydra.sweep.dir resumes within itself.
+        named = (Path(cfg.paths.results_dir) / str(cfg.sweep.name)).resolve()
+        index_root = named if sweep_dir.parent == named else sweep_dir
+    tables = cfg.progress.tables
+    return JobContext(
+        out_dir=out_dir,
+        job_id=out_dir.name,
+        multirun=multirun,
+        job_num=int(hc.job.num) if multirun else None,
+        overrides=tuple(hc.overrides.task),
+        sweep_name=str(cfg.sweep.name) if multirun else None,
+        sweep_dir=sweep_dir,
+        index_root=index_root,
+        tables=(not multirun) if tables is None else bool(tables),
+        bars=bars_enabled(cfg.progress.bars),
+        bar_position=(int(hc.job.num) % 8) + 1 if multirun else 0,
+    )
+
+
+@hydra.main(version_base="1.3", config_path=str(CONFIG_DIR), config_name="config")
+def main(cfg: DictConfig) -> str:
+    """One job of a run or sweep. Failures are recorded in the job's run.json, not raised, so
+    one bad grid point does not stop a sweep."""
+    ctx = job_context(cfg)
+    config = OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
+    outcome = run_job(config, ctx)
+    OUTCOMES.append(outcome)
+    if outcome.status == "failed" and not ctx.multirun:
+        # (an unexpected error's traceback has been logged by the job)
+        print(f"soba-bench run: error: {(outcome.record or {}).get('error')}", file=sys.stderr)
+    return outcome.status
+
+
+def compose_config(overrides: list[str] | None = None) -> dict[str, Any]:
+    """The resolved job config for these overrides, without running anything (for notebooks
+    and tests): what a job of ``soba-bench run OVERRIDES`` would receive."""
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=list(overrides or []))
+    return OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)

@@ -1,0 +1,109 @@
+"""What a run prints: the per-session table, the score summary, one line per sweep job."""
+
+from __future__ import annotations
+
+from typing import Any
+
+COLUMNS = [
+    ("session", 44),
+    ("entries", 8),
+    ("turns", 6),
+    ("barriers", 9),
+    ("attempts", 9),
+    ("completed", 10),
+    ("skipped", 8),
+    ("failed", 7),
+    ("blocked", 8),
+    ("reclaimed", 10),
+]
+TOTAL_COLUMNS = [name for name, _ in COLUMNS if name != "session"]
+
+
+def session_row(name: str, trace) -> dict[str, Any]:
+    s = trace.summary()
+    outcomes = s["byOutcome"]
+    return {
+        "session": name,
+        "entries": s["branchEntries"],
+        "turns": s["turns"],
+        "barriers": s["preflights"],
+        "attempts": s["attempts"],
+        "completed": outcomes.get("completed", 0),
+        "skipped": outcomes.get("skipped", 0),
+        "failed": outcomes.get("failed", 0),
+        "blocked": s["blockedRequests"],
+        "reclaimed": s["reclaimedTokens"],
+        "byTrigger": s["byTrigger"],
+        "finalEffectiveTokens": s["finalEffectiveTokens"],
+        "maxEffectiveTokens": s["maxEffectiveTokens"],
+        "replayMs": s["replayMs"],
+    }
+
+
+def format_row(row: dict[str, Any]) -> str:
+    cells = []
+    for name, width in COLUMNS:
+        value = row[name]
+        cells.append(f"{value:<{width}}" if name == "session" else f"{value:>{width}}")
+    return " ".join(cells)
+
+
+def header_row() -> str:
+    return format_row({name: name for name, _ in COLUMNS})
+
+
+def format_scores(scoring: dict[str, Any]) -> str:
+    """Retention by strategy (mean over sessions, capsule moments) and detector counts."""
+    lines = [
+        "",
+        "retention (capsule moments, mean over sessions with ground truth)",
+        f"{'strategy':<22}{'view':<14}{'recall':>8}{'staleness':>11}{'leaks':>7}",
+    ]
+    for row in scoring["corpus"]:
+        if row["moment"] != "capsules" or row["view"] == "soba_quality":
+            continue
+        cells = [row.get(m) for m in ("recall", "staleness", "leaks")]
+        shown = [
+            "-" if v is None else f"{v:.3f}" if i < 2 else f"{v:.1f}" for i, v in enumerate(cells)
+        ]
+        lines.append(
+            f"{row['strategy']:<22}{row['view']:<14}{shown[0]:>8}{shown[1]:>11}{shown[2]:>7}"
+        )
+    quality = [r for r in scoring["corpus"] if r["view"] == "soba_quality"]
+    for row in quality:
+        lines.append(
+            f"soba_quality: mean score {row['score']:.3f}, pass rate {row['passRate']:.2f}"
+        )
+    fired = ", ".join(f"{k} {v['sessions']}" for k, v in scoring["findings"].items())
+    lines.append(f"failure modes (sessions): {fired or 'none checked'}")
+    return "\n".join(lines)
+
+
+def soba_recall(scoring: dict[str, Any] | None) -> float | None:
+    """The corpus mean recall of SOBA's capsules (capsule moments), if scored."""
+    for row in (scoring or {}).get("corpus", ()):
+        if (row["strategy"], row["view"], row["moment"]) == ("soba", "capsule", "capsules"):
+            return row.get("recall")
+    return None
+
+
+def job_line(job_id: str, status: str, record: dict[str, Any] | None, note: str = "") -> str:
+    """One line per sweep job: id, status, the varied outcome numbers, wall time."""
+    if record is None or status == "failed":
+        error = (record or {}).get("error") or note
+        return f"[{status}] {job_id}: {error}"
+    t = record.get("totals", {})
+    recall = soba_recall(record.get("scoring"))
+    parts = [
+        f"{t.get('attempts', 0)} attempts ({t.get('completed', 0)} completed, "
+        f"{t.get('failed', 0)} failed, {t.get('skipped', 0)} skipped)",
+        f"{t.get('blocked', 0)} blocked",
+        f"{t.get('reclaimed', 0)} reclaimed",
+    ]
+    if recall is not None:
+        parts.append(f"recall {recall:.3f}")
+    wall = record.get("timings", {}).get("wallSeconds")
+    if status == "complete" and wall is not None:
+        parts.append(f"{wall:.1f} s")
+    suffix = f" ({note})" if note else ""
+    return f"[{status}] {job_id}: " + ", ".join(parts) + suffix

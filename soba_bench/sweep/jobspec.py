@@ -1,0 +1,156 @@
+"""One job, resolved: a Hydra config (as a plain dict) turned into the engine config, variant,
+strategy, summarizer, corpora, scorer and replay options, validated once, plus the job key
+that resume uses. No Hydra here: the dict may come from anywhere."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from soba_bench import __version__
+from soba_bench.corpora.manifest import Corpus, load_corpus
+from soba_bench.engine.config import (
+    LEGACY_TIMEOUT_KEY,
+    TOP_LEVEL_KEYS,
+    CompactionConfig,
+    EngineConfig,
+    build_engine_config,
+)
+from soba_bench.engine.variants import VARIANTS
+from soba_bench.errors import InputError
+from soba_bench.replay.rules import ReplayOptions
+from soba_bench.scoring.session import ScoreConfig
+from soba_bench.strategies import StrategyContext, get_strategy
+from soba_bench.summarizers import SUMMARIZERS
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+COMPACTION_KEYS = tuple(f.name for f in fields(CompactionConfig))
+SOBA_KEYS = (*TOP_LEVEL_KEYS, *COMPACTION_KEYS)
+# Config keys that say where things go, not what is computed: outside the job key.
+SUMMARIZER_LOCATION_KEYS = ("cache_path", "api_key_env")
+
+
+def case_data(engine: dict[str, Any]) -> dict[str, Any]:
+    """The flat ``engine`` group -> the CASE.json shape (top-level keys + ``compaction``)."""
+    unknown = sorted(set(engine) - set(SOBA_KEYS))
+    if unknown:
+        raise InputError(
+            "unknown engine key",
+            field=f"engine.{unknown[0]}",
+            expected="one of " + ", ".join(SOBA_KEYS),
+        )
+    data: dict[str, Any] = {k: engine[k] for k in TOP_LEVEL_KEYS if k in engine}
+    data["compaction"] = {
+        k: engine[k]
+        for k in COMPACTION_KEYS
+        if k in engine and not (k == LEGACY_TIMEOUT_KEY and engine[k] is None)
+    }
+    return data
+
+
+def resolve_path(text: str) -> Path:
+    """A path as given: absolute, relative to the current directory, or (for the bundled
+    corpora) relative to the repository root."""
+    path = Path(text).expanduser()
+    if path.is_absolute() or path.exists():
+        return path.resolve()
+    return (REPO_ROOT / path).resolve()
+
+
+def canonical_hash(value: Any) -> str:
+    payload = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(payload.encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """Everything one job computes from, validated."""
+
+    config: dict[str, Any]  # the resolved Hydra config of the job (plain data)
+    engine: EngineConfig
+    corpora: tuple[Corpus, ...]
+    options: ReplayOptions
+    strategy: str
+    score: ScoreConfig | None
+    context: StrategyContext
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> JobSpec:
+        """Validate every part of a resolved job config once, here (SOBA's messages for
+        SOBA's rules, the list of valid names for unknown names)."""
+        engine = build_engine_config(case_data(config["engine"]), source="engine config group")
+        variant = config["variant"]["name"]
+        VARIANTS.get(variant)
+        strategy = config["strategy"]["name"]
+        get_strategy(strategy)
+        summ = config["summarizer"]
+        SUMMARIZERS.get(summ["name"])
+        replay = config.get("replay") or {}
+        options = ReplayOptions(
+            variant=variant,
+            meter=config["meter"],
+            seed=int(config["seed"]),
+            usage=replay.get("usage", "none"),
+            provider_meter=replay.get("provider_meter"),
+            simulate_overflow=bool(replay.get("simulate_overflow", False)),
+            commands=bool(replay.get("commands", True)),
+        )
+        paths = config["corpus"]["paths"]
+        if not paths:
+            raise InputError(
+                "the corpus names no folder", field="corpus.paths", expected="[DIR, ...]"
+            )
+        corpora = tuple(load_corpus(resolve_path(p)) for p in paths)
+        scorer = config["scorer"]
+        score = None
+        if scorer["scorers"]:
+            score = ScoreConfig(
+                scorers=tuple(scorer["scorers"]),
+                baselines=tuple(scorer["baselines"]),
+                keep_observations=int(scorer["keep_observations"]),
+                meter=scorer["meter"],
+            )
+        params = dict(summ.get("params") or {})
+        for key in SUMMARIZER_LOCATION_KEYS:
+            if summ.get(key) is not None:
+                params[key] = summ[key]
+        context = StrategyContext(
+            engine=engine,
+            options=options,
+            summarizer=summ["name"],
+            summarizer_params=params,
+            params=dict(config["strategy"].get("params") or {}),
+        )
+        return cls(config, engine, corpora, options, strategy, score, context)
+
+    def key_material(self) -> dict[str, Any]:
+        """What the job's results depend on: the resolved config minus locations, plus the
+        corpora's manifest hashes and the package version."""
+        summ = self.config["summarizer"]
+        return {
+            "package": __version__,
+            "engine": self.engine.to_dict(),
+            "variant": self.options.variant,
+            "strategy": {"name": self.strategy, "params": dict(self.context.params)},
+            "summarizer": {"name": summ["name"], "params": summ.get("params") or {}},
+            "corpora": [
+                {"name": c.name, "manifestSha256": c.manifest_sha256} for c in self.corpora
+            ],
+            "scorer": {k: v for k, v in self.config["scorer"].items() if k != "name"},
+            "replay": {
+                "meter": self.options.meter,
+                "usage": self.options.usage,
+                "providerMeter": self.options.provider_meter,
+                "simulateOverflow": self.options.simulate_overflow,
+                "commands": self.options.commands,
+            },
+            "seed": self.options.seed,
+        }
+
+    @property
+    def key(self) -> str:
+        return canonical_hash(self.key_material())

@@ -1,0 +1,176 @@
+"""Hydra config schemas: plain dataclasses, one per config group, registered in Hydra's
+ConfigStore. ``configs/config.yaml`` starts its defaults list with ``base_config`` (the root
+schema below), so every group file is type-checked against its dataclass when composed.
+
+The ``engine`` group uses SOBA's key names verbatim and flat (``engine.keepRecentTokens=8000``);
+:func:`soba_bench.sweep.jobspec.case_data` maps it to the CASE.json shape that
+``build_engine_config`` validates with SOBA's own messages. The ``summarizer`` group gets one
+ConfigStore entry per name in ``SUMMARIZERS`` (YAML files in ``configs/summarizer/`` with the
+same name take precedence and may add params).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING
+
+from soba_bench.engine.config import DEFAULT_COMPACTION, EngineConfig
+from soba_bench.engine.variants import DEFAULT_VARIANT
+from soba_bench.meter import DEFAULT_METER
+
+_E = EngineConfig()
+_C = DEFAULT_COMPACTION
+
+
+@dataclass
+class EngineConf:
+    """SOBA's four model-size keys and ten ``CompactionConfig`` keys, SOBA's defaults."""
+
+    contextWindow: int = int(_E.contextWindow)
+    maxOutputTokens: int = int(_E.maxOutputTokens)
+    systemPromptTokens: int = int(_E.systemPromptTokens)
+    toolSchemaTokens: int = int(_E.toolSchemaTokens)
+    auto: bool = _C.auto
+    compactOnTurnComplete: bool = _C.compactOnTurnComplete
+    compactOnMilestone: bool = _C.compactOnMilestone
+    minTokensForAutoCompact: int = int(_C.minTokensForAutoCompact)
+    minReclaimableTokens: int = int(_C.minReclaimableTokens)
+    minSavingsRatio: float = _C.minSavingsRatio
+    keepRecentTokens: int = int(_C.keepRecentTokens)
+    safetyReserveTokens: int = int(_C.safetyReserveTokens)
+    autoCompactThresholdRatio: float = _C.autoCompactThresholdRatio
+    timeoutMs: int = int(_C.timeoutMs)
+    # SOBA's deprecated alias of timeoutMs; used only when set (and timeoutMs is not).
+    backgroundTimeoutMs: int | None = None
+
+
+@dataclass
+class VariantConf:
+    name: str = DEFAULT_VARIANT  # a name in soba_bench.engine.variants.VARIANTS
+    description: str = ""
+
+
+@dataclass
+class StrategyConf:
+    name: str = "soba"  # a name in soba_bench.strategies.STRATEGIES
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SummarizerConf:
+    name: str = "deterministic"  # a name in soba_bench.summarizers.SUMMARIZERS
+    params: dict[str, Any] = field(default_factory=dict)
+    # Model responses are cached here, shared by every job and process of every sweep.
+    cache_path: str | None = "${paths.cache_dir}/responses.sqlite"
+    # The NAME of the environment variable holding the API key, never the key itself.
+    api_key_env: str | None = None
+
+
+@dataclass
+class CorpusConf:
+    name: str = MISSING
+    # Corpus folders (each with a manifest.json); relative paths resolve against the current
+    # directory, then against the repository root.
+    paths: list[str] = MISSING
+    description: str = ""
+    # How the corpus was generated, when it was (documentation and provenance; the folder
+    # named in ``paths`` is what is replayed).
+    generator: str | None = None
+    seed: int | None = None
+    sessions: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ScorerConf:
+    name: str = "default"
+    # Empty: replay only, no scoring.
+    scorers: list[str] = field(
+        default_factory=lambda: ["retention", "soba_quality", "failure_modes"]
+    )
+    baselines: list[str] = field(
+        default_factory=lambda: ["none", "truncation", "observation_masking"]
+    )
+    keep_observations: int = 10
+    meter: str = DEFAULT_METER
+
+
+@dataclass
+class SweepConf:
+    name: str = "adhoc"  # results/<name>/<timestamp>/<job id>/
+    description: str = ""
+
+
+@dataclass
+class ReplayConf:
+    """Replay options beyond SOBA's recorded behaviour (``soba-bench replay`` flags)."""
+
+    usage: str = "none"  # none | recorded | simulated
+    simulate_overflow: bool = False
+    provider_meter: str | None = None
+    commands: bool = True
+
+
+@dataclass
+class PathsConf:
+    root_dir: str = "${soba.root:}"
+    results_dir: str = "${paths.root_dir}/results"
+    cache_dir: str = "${paths.root_dir}/.cache"
+
+
+@dataclass
+class CacheConf:
+    # Per-item token counts of cached meters (tiktoken), shared by all jobs and processes.
+    token_counts: str | None = "${paths.cache_dir}/token-counts.sqlite"
+
+
+@dataclass
+class ProgressConf:
+    # null = auto: progress bars only on a terminal and never in CI.
+    bars: bool | None = None
+    # null = auto: the per-session tables of a single run; one line per job in a sweep.
+    tables: bool | None = None
+
+
+@dataclass
+class SobaBenchConf:
+    engine: EngineConf = field(default_factory=EngineConf)
+    variant: VariantConf = field(default_factory=VariantConf)
+    strategy: StrategyConf = field(default_factory=StrategyConf)
+    summarizer: SummarizerConf = field(default_factory=SummarizerConf)
+    corpus: CorpusConf = field(default_factory=CorpusConf)
+    scorer: ScorerConf = field(default_factory=ScorerConf)
+    sweep: SweepConf = field(default_factory=SweepConf)
+    replay: ReplayConf = field(default_factory=ReplayConf)
+    paths: PathsConf = field(default_factory=PathsConf)
+    cache: CacheConf = field(default_factory=CacheConf)
+    progress: ProgressConf = field(default_factory=ProgressConf)
+    meter: str = DEFAULT_METER  # soba | tiktoken:<encoding>
+    seed: int = 0
+    # Skip a job whose complete record (same job key) already exists; redo unfinished ones.
+    resume: bool = True
+
+
+GROUP_SCHEMAS = {
+    "engine": EngineConf,
+    "variant": VariantConf,
+    "strategy": StrategyConf,
+    "summarizer": SummarizerConf,
+    "corpus": CorpusConf,
+    "scorer": ScorerConf,
+    "sweep": SweepConf,
+}
+
+
+def register_configs() -> None:
+    """Store the root schema (which types every group through its fields) and the summarizer
+    options in Hydra's ConfigStore."""
+    from soba_bench.summarizers import SUMMARIZERS
+
+    cs = ConfigStore.instance()
+    cs.store(name="base_config", node=SobaBenchConf)
+    for name in SUMMARIZERS:
+        cs.store(group="summarizer", name=name, node=SummarizerConf(name=name))

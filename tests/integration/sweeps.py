@@ -1,0 +1,53 @@
+"""Helpers for the sweep tests: run the CLI, read a sweep folder's records."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+# The done-when grid: keepRecentTokens x minSavingsRatio x timeoutMs on the small corpus.
+GRID = [
+    "engine.keepRecentTokens=8000,16000",
+    "engine.minSavingsRatio=0.1,0.25",
+    "engine.timeoutMs=5000,15000",
+    "corpus=synthetic-small",
+]
+GRID_JOBS = 8
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "HYDRA_FULL_ERROR"}
+    env.update(extra)
+    return env
+
+
+def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 600):
+    return subprocess.run(
+        [sys.executable, "-m", "soba_bench", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env or cli_env(),
+    )
+
+
+def job_dirs(sweep_dir: Path) -> list[Path]:
+    return sorted(p for p in sweep_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def records(sweep_dir: Path) -> list[dict[str, Any]]:
+    return [json.loads((d / "run.json").read_text()) for d in job_dirs(sweep_dir)]
+
+
+def results_by_key(sweep_dir: Path) -> dict[str, Any]:
+    """job key -> what the job computed (totals and the corpus score table)."""
+    out = {}
+    for record in records(sweep_dir):
+        assert record["status"] == "complete", record.get("error")
+        corpus = (record["scoring"] or {}).get("corpus")
+        out[record["jobKey"]] = (record["totals"], corpus)
+    return out

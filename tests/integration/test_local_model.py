@@ -1,0 +1,154 @@
+"""The whole model-backed path on the REAL local model (Qwen2.5-Coder-0.5B on llama.cpp's
+server, 127.0.0.1, from the local-llm packages): a replay that compacts through it, the
+response cache replayed without the server, recorded latencies reproducing a timeout, and a
+real-clock timeout that abandons the live call.
+
+One live summary costs about 1.5-2.5 minutes on 2 cores (a ~4k-token prompt, at most 512
+output tokens), so the module records it once and every other test reuses that recording.
+The recording uses SOBA's prompt with the json_schema response format, so llama.cpp's
+constrained decoding is exercised too. The 0.5B model tends to repeat list items until the
+512-token budget runs out (benchmarks/local_model.py), so the capsule is usually degraded;
+a portable one is just as valid here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from soba_bench.corpora.synthetic import generate_session
+from soba_bench.corpora.synthetic.config import SyntheticConfig
+from soba_bench.engine import outcome as O
+from soba_bench.engine.config import build_engine_config
+from soba_bench.replay.simulator import replay_session
+from soba_bench.summarizers import build_summarizer, model_backed
+from soba_bench.summarizers.cache import ResponseCache
+from soba_bench.summarizers.local_server import LocalServer
+from soba_bench.summarizers.prompts import load_prompt
+
+pytestmark = pytest.mark.slow
+
+SEED = 1
+# A window the 150-entry session outgrows once: one compaction, a ~3.2k-estimator-token
+# (~4k Qwen-token) prompt; 512 output tokens bound a reply that runs on.
+CONFIG = {
+    "contextWindow": 18_000,
+    "maxOutputTokens": 512,
+    "systemPromptTokens": 200,
+    "toolSchemaTokens": 200,
+    "compaction": {"keepRecentTokens": 2000, "safetyReserveTokens": 512},
+}
+FIXED = {"kind": "fixed", "ms": 2000}  # a fast API's latency, well inside timeoutMs
+PROMPT = "soba-0.6.14-json-schema"
+LIVE = {"prompt": PROMPT}
+# What SOBA can say about a compaction that went through the portable_only slot: the model's
+# state (portable), its unparseable reply replaced inside the slot (degraded), or a parsed
+# state the validator rejected, so the chain's deterministic slot wrote it (degraded).
+MODEL_RESULTS = {
+    ("portable_only", "portable"),
+    ("portable_only", "degraded"),
+    ("deterministic", "degraded"),
+}
+VOLATILE = ("id", "parentId", "timestamp")  # entry ids and wall-clock stamps
+OUTCOMES = (O.COMPLETED, O.SKIPPED, O.CANCELLED, O.STALE, O.FAILED)  # SOBA's five
+
+
+def config(**compaction) -> object:
+    data = json.loads(json.dumps(CONFIG))
+    data["compaction"].update(compaction)
+    return build_engine_config(data)
+
+
+def stable(capsules: list[dict]) -> list[dict]:
+    return [{k: v for k, v in c.items() if k not in VOLATILE} for c in capsules]
+
+
+@pytest.fixture(scope="module")
+def session():
+    return generate_session(SyntheticConfig(entries=150), SEED, 0)[0]
+
+
+@pytest.fixture(scope="module")
+def recorded(session, tmp_path_factory):
+    """One live replay through the local model; its answers land in a fresh cache."""
+    cache = tmp_path_factory.mktemp("llm") / "responses.sqlite"
+    spec = build_summarizer("local", cache_path=str(cache), latency=FIXED, **LIVE)
+    trace = replay_session(session, config(), chain=spec.chain, clock=spec.clock)
+    yield spec, trace, cache
+    model_backed.stop_local_servers()
+
+
+def test_replay_compacts_through_the_local_model(recorded):
+    spec, trace, cache = recorded
+    invoker = spec.chain[0].invoker
+    assert invoker.calls >= 1  # the real model answered
+    assert len(ResponseCache(cache, "read-only")) == len(set(invoker.keys))
+    attempts = [a for a in trace.attempts if a["strategy"] is not None]
+    assert attempts, "the small window must force at least one compaction"
+    for attempt in attempts:
+        assert attempt["outcome"] in OUTCOMES
+        assert (attempt["strategy"], attempt["quality"]) in MODEL_RESULTS
+        assert "timed out" not in attempt["reason"]
+    completed = [a for a in attempts if a["outcome"] == "completed"]
+    assert len(trace.capsules) == len(completed) >= 1
+    assert trace.capsules[0]["portableState"]["goal"].strip()
+
+
+def test_prompt_id_and_model_are_recorded(recorded):
+    spec, trace, _ = recorded
+    record = spec.record()
+    assert record["promptId"] == load_prompt(PROMPT).prompt_id
+    assert record["responseFormat"] == "json_schema"
+    assert record["model"] == "qwen2.5-coder-0.5b" and record["cache"] == "read-write"
+    assert record["latency"] == FIXED and record["endpoint"] == "http://127.0.0.1"
+    assert trace.config_line["strategy"] == "portable_only+deterministic"
+
+
+def test_read_only_cache_replays_the_same_capsules_without_a_server(recorded, session):
+    _, trace, cache = recorded
+    model_backed.stop_local_servers()
+    spec = build_summarizer(
+        "local", cache="read-only", cache_path=str(cache), latency=FIXED, **LIVE
+    )
+    replay = replay_session(session, config(), chain=spec.chain, clock=spec.clock)
+    assert stable(replay.capsules) == stable(trace.capsules)
+    assert [a["reason"] for a in replay.attempts] == [a["reason"] for a in trace.attempts]
+    invoker = spec.chain[0].invoker
+    assert invoker.calls == 0 and invoker.hits >= 1
+    assert model_backed._SERVERS == {}  # nothing was started
+
+
+def test_recorded_latency_reproduces_a_timeout_on_the_virtual_clock(recorded, session):
+    _, _, cache = recorded
+    latency = max(ResponseCache(cache, "read-only").latencies())  # what the model really took
+    spec = build_summarizer("local", cache="read-only", cache_path=str(cache), **LIVE)
+    too_short = max(1, math.floor(latency) - 1)
+    replay = replay_session(session, config(timeoutMs=too_short), chain=spec.chain)
+    [attempt] = [a for a in replay.attempts if a["strategy"] is not None][:1]
+    assert attempt["reason"] == (
+        f"Compaction model timed out after {too_short}ms; completed using deterministic fallback"
+    )
+    assert (attempt["strategy"], attempt["quality"]) == ("deterministic", "degraded")
+
+
+def test_real_clock_timeout_abandons_the_live_call(session, tmp_path: Path):
+    with LocalServer() as server:
+        spec = build_summarizer("local", base_url=server.base_url, cache="off", clock="real")
+        trace = replay_session(session, config(timeoutMs=50), chain=spec.chain, clock=spec.clock)
+        attempts = [a for a in trace.attempts if a["strategy"] is not None]
+        assert attempts
+        for attempt in attempts:
+            assert "timed out after 50ms" in attempt["reason"]
+            assert attempt["strategy"] == "deterministic"
+        invoker = spec.chain[0].invoker
+        assert invoker.wait_idle(120)  # the abandoned request has ended (cut off, cancelled)
+        assert invoker.calls == 0  # no answer was ever used, late or not
+        assert len(trace.capsules) == sum(a["outcome"] == "completed" for a in attempts)
+        with urllib.request.urlopen(server.url + "/health", timeout=5) as reply:
+            assert reply.status == 200  # the server is still serving
+        process = server.process
+    assert process.poll() is not None  # stopped on leaving the context

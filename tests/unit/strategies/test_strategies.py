@@ -1,0 +1,45 @@
+"""The strategy registry: names, errors that list them, and the soba strategy's summarizer
+arguments (optional keys only for factories that take them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from soba_bench.engine.config import build_engine_config
+from soba_bench.errors import UnknownNameError
+from soba_bench.replay.rules import ReplayOptions
+from soba_bench.session import read_session
+from soba_bench.strategies import StrategyContext, get_strategy, strategy_names
+from soba_bench.strategies.soba import summarizer_kwargs
+from soba_bench.summarizers import SUMMARIZERS, SummarizerSpec
+from tests.builders import REPO
+
+
+def test_registry_names_and_unknown_names():
+    assert "soba" in strategy_names()
+    with pytest.raises(UnknownNameError, match="valid names: soba"):
+        get_strategy("truncation-replay")
+
+
+def test_optional_keys_reach_only_factories_that_take_them(monkeypatch):
+    def strict(model: str = "m", cache_path: str | None = None) -> SummarizerSpec:
+        raise AssertionError("not called")
+
+    monkeypatch.setitem(SUMMARIZERS._items, "strict-test", strict)
+    params: dict[str, Any] = {"model": "x", "cache_path": "/c.sqlite", "api_key_env": "K"}
+    assert summarizer_kwargs("strict-test", params) == {"model": "x", "cache_path": "/c.sqlite"}
+    # A factory with **kwargs takes everything; a typo is still passed on (and fails there).
+    assert summarizer_kwargs("deterministic", {**params, "modle": 1}) == {**params, "modle": 1}
+
+
+def test_soba_strategy_replays_with_the_summarizers_chain():
+    session = read_session(
+        REPO / "corpora" / "synthetic-small" / "sessions" / "synthetic-s7-000.jsonl.gz"
+    )
+    engine = build_engine_config({"compaction": {"keepRecentTokens": 8000}})
+    ctx = StrategyContext(engine=engine, options=ReplayOptions())
+    run = get_strategy("soba")(session, ctx)
+    assert run.summarizer["name"] == "deterministic" and run.summarizer["chain"]
+    assert run.trace.summary()["attempts"] >= 1 and run.trace.capsules

@@ -1,0 +1,26 @@
+"""The core stages (session, meter, engine, replay) import neither pandas, pyarrow, matplotlib
+nor Hydra: the sweep stage brings those, and only when it is used."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CORE = (
+    "soba_bench.session",
+    "soba_bench.meter",
+    "soba_bench.engine",
+    "soba_bench.replay.simulator",
+)
+HEAVY = ("pandas", "pyarrow", "matplotlib", "hydra", "omegaconf", "tqdm")
+
+
+def test_core_stages_import_no_heavy_packages():
+    code = (
+        "import sys\n"
+        + "".join(f"import {m}\n" for m in CORE)
+        + f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
