@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import HarnessFault
+from soba_bench.session.jsonl import atomic_write_bytes
 from soba_bench.summarizers.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, model_path
 
 log = logging.getLogger("soba_bench.summarizers.local_server")
@@ -121,9 +122,8 @@ def serve(
         "loadSeconds": round(time.monotonic() - started, 2),
     }
     if url_file is not None:
-        tmp = url_file.with_name(url_file.name + ".tmp")
-        tmp.write_text(json.dumps(info))
-        os.replace(tmp, url_file)  # readers never see a partial file
+        # Readers never see a partial file.
+        atomic_write_bytes(url_file, json.dumps(info).encode("utf-8"))
     print(f"soba-bench serve-model: {options.model} at {info['base_url']}", flush=True)
     if ready is not None:
         ready(info)
