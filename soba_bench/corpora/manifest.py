@@ -60,6 +60,37 @@ def _require(data: dict, key: str, kind: type, path: Path) -> Any:
     return value
 
 
+def _contained(key: str, value: str, path: Path) -> str:
+    """A relative path that stays inside the corpus (names also become output paths)."""
+    parts = value.replace("\\", "/").split("/")
+    unencodable = value.encode("utf-8", "surrogatepass") != value.encode("utf-8", "replace")
+    bad = value.startswith(("/", "\\")) or "\0" in value or unencodable
+    if bad or any(p in ("", ".", "..") for p in parts):
+        raise InputError(
+            "corpus manifest path or name is not a safe relative path inside the corpus",
+            path=str(path),
+            field=key,
+            value=value,
+            has_value=True,
+            expected="a relative path without '.', '..' or empty parts",
+        )
+    return value
+
+
+def _size(item: dict, index: int, path: Path) -> int:
+    value = item.get("bytes") or 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(
+            "corpus manifest field has the wrong type",
+            path=str(path),
+            field=f"sessions[{index}].bytes",
+            value=value,
+            has_value=True,
+            expected="a non-negative integer",
+        )
+    return value
+
+
 def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
     """Read a corpus folder's manifest; with ``verify`` every session's sha256 is checked."""
     root = Path(root)
@@ -72,9 +103,13 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
             "corpus manifest not found", path=str(path), expected=f"a folder with {MANIFEST_NAME}"
         ) from None
     try:
-        data = json.loads(raw)
+        data = json.loads(raw.decode("utf-8"))  # bytes would let lone surrogates through
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"corpus manifest is not valid JSON ({exc})", path=str(path)) from None
+    except RecursionError:
+        raise InputError(
+            "corpus manifest is not valid JSON (nested too deeply)", path=str(path)
+        ) from None
     if not isinstance(data, dict):
         raise InputError("corpus manifest must be a JSON object", path=str(path))
     sessions = []
@@ -87,7 +122,11 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
                 value=item,
                 has_value=True,
             )
-        file = _require(item, "file", str, path)
+        file = _contained(f"sessions[{index}].file", _require(item, "file", str, path), path)
+        name = item.get("name") or Path(file).name
+        if not isinstance(name, str):
+            name = _require(item, "name", str, path)
+        _contained(f"sessions[{index}].name", name, path)
         session_path = root / file
         expected = _require(item, "sha256", str, path)
         if verify:
@@ -109,17 +148,9 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
                     has_value=True,
                     expected=expected,
                 )
-        sessions.append(
-            CorpusSession(
-                item.get("name") or Path(file).name,
-                file,
-                expected,
-                int(item.get("bytes") or 0),
-                session_path,
-            )
-        )
+        sessions.append(CorpusSession(name, file, expected, _size(item, index, path), session_path))
     return Corpus(
-        name=_require(data, "name", str, path),
+        name=_contained("name", _require(data, "name", str, path), path),
         version=str(data.get("version", "")),
         format=str(data.get("format", "soba-jsonl")),
         source=str(data.get("source", "")),

@@ -204,6 +204,10 @@ def read_truth(path: str | Path) -> GroundTruth:
         raise InputError("ground-truth file not found", path=str(p)) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"ground-truth file is not valid JSON ({exc})", path=str(p)) from None
+    except RecursionError:
+        raise InputError(
+            "ground-truth file is not valid JSON (nested too deeply)", path=str(p)
+        ) from None
     if not isinstance(data, dict):
         raise InputError("ground-truth file must be a JSON object", path=str(p))
     return GroundTruth.from_dict(data, source=str(p))

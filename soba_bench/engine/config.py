@@ -230,6 +230,11 @@ def read_config_data(path: str | Path) -> dict[str, Any]:
             line=exc.lineno,
             expected="a JSON object",
         ) from None
+    except (ValueError, RecursionError) as exc:  # huge integer literal, nesting too deep
+        reason = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        raise InputError(
+            f"config is not valid JSON ({reason})", path=str(p), expected="a JSON object"
+        ) from None
     if not isinstance(data, dict):
         raise InputError(
             "config must be a JSON object",

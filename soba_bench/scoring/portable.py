@@ -309,6 +309,12 @@ def sanitize_text(text: str, home_directory: str | None = None) -> str:
     return _Redactor(home_directory).text(text)
 
 
+def sanitize_value(value: Any, home_directory: str | None = None) -> Any:
+    """SOBA's sanitizer rules (m.3) on every string of a JSON value: for what the harness
+    exports (a context capsule written by a model may copy secrets from the transcript)."""
+    return _Redactor(home_directory).walk(value)
+
+
 def sanitize_portable_capsule(
     capsule: dict[str, Any], home_directory: str | None = None, *, now: str | None = None
 ) -> tuple[dict[str, Any], SanitationReport]:

@@ -138,7 +138,8 @@ def score_view(
                 )
                 if carried:
                     score.found += 1
-                    score.wrong.append(fact.text[:120])
+                    # A leaked secret is named by its fact id: score files must not copy it.
+                    score.wrong.append(fact.id if fact.kind == "secret" else fact.text[:120])
             continue
         if lifecycle.live_at(fact, point) and lifecycle.introduced_before(fact, horizon):
             score.expected += 1

@@ -77,8 +77,11 @@ def parse_lines(
                 expected="one JSON object per line",
             )
             continue
-        except ValueError as exc:  # NaN / Infinity
+        except ValueError as exc:  # NaN / Infinity, integers past Python's digit limit
             bad(lineno, f"not valid JSON ({exc})", expected="one JSON object per line")
+            continue
+        except RecursionError:  # nesting deeper than the parser's stack
+            bad(lineno, "not valid JSON (nested too deeply)", expected="one JSON object per line")
             continue
         if not isinstance(data, dict):
             bad(

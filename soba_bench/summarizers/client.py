@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high")
 MAX_TOKENS_PARAMS = ("max_completion_tokens", "max_tokens")
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 FAULT_STATUS = frozenset({401, 403, 404})  # bad key, no access, unknown model: fix the config
+_SURROGATE = re.compile("[\ud800-\udfff]")  # in a Python str, always a lone surrogate
 NO_KEY = "unused"  # the openai package insists on some key; local servers ignore it
 
 
@@ -92,7 +94,7 @@ def build_request(
     budget of ``min(4096, output reserve)``, the cheapest reasoning when one is configured."""
     body: dict[str, Any] = {
         "model": config.model,
-        "messages": [{"role": "user", "content": str(prompt)}],
+        "messages": [{"role": "user", "content": _utf8_safe(str(prompt))}],
         config.max_tokens_param: int(max_output_tokens or 4096),
     }
     if config.temperature is not None:
@@ -175,6 +177,7 @@ class ChatClient:
         import openai
 
         client = self._openai()
+        request = _utf8_safe(request)
         started = time.monotonic()
         attempt = 0
         while True:
@@ -241,6 +244,20 @@ class ChatClient:
                 break
         usage = completion.usage.model_dump(exclude_none=True) if completion.usage else None
         return ChatReply(text, latency_ms, finish, usage)
+
+
+def _utf8_safe(value: Any) -> Any:
+    """``value`` with lone surrogates (from a transcript) as U+FFFD. SOBA's JSON.stringify
+    sends them as ``\\udXXX`` escapes, which a UTF-8 server can only decode as U+FFFD; the
+    openai package would raise UnicodeEncodeError instead, a local failure that SOBA's
+    fallback would silently turn into a degraded capsule."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_utf8_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _utf8_safe(v) for k, v in value.items()}
+    return value
 
 
 def _brief(exc: Any) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 import traceback
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,12 +19,14 @@ from typing import Any
 from soba_bench.errors import SobaBenchError
 from soba_bench.meter import CachedMeter, share_counts
 from soba_bench.replay.output import replayed_session_lines
+from soba_bench.scoring.portable import sanitize_value
 from soba_bench.scoring.runner import truth_for, write_scores
 from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
 from soba_bench.session.model import Session
 from soba_bench.strategies import get_strategy
 from soba_bench.sweep import console
+from soba_bench.sweep.inputs import check_unchanged, hash_inputs
 from soba_bench.sweep.jobspec import JobSpec
 from soba_bench.sweep.progress import job_bar, mark_done
 from soba_bench.sweep.record import base_record
@@ -157,6 +159,10 @@ def _reuse(spec: JobSpec, key: str, layout: RunLayout, ctx: JobContext) -> JobOu
     return JobOutcome("reused", ctx.job_id, layout.root, record, line=line)
 
 
+def _outcome_kind(attempt: dict[str, Any]) -> str:
+    return "/".join(str(attempt.get(k) or "-") for k in ("outcome", "strategy", "quality"))
+
+
 def _meters(spec: JobSpec, config: dict[str, Any]) -> list[CachedMeter]:
     """Attach the shared token-count store to the job's cached meters (tiktoken)."""
     path = (config.get("cache") or {}).get("token_counts")
@@ -175,6 +181,7 @@ def _execute(
     config = spec.config
     meters = _meters(spec, config)
     before = {id(m): (m.hits, m.misses) for m in meters}
+    input_hashes = hash_inputs(spec.corpora)  # checked again before run.json
     strategy = get_strategy(spec.strategy)
     columns = {
         "jobId": ctx.job_id,
@@ -221,7 +228,8 @@ def _execute(
             write_jsonl(layout.replay(name), replayed_session_lines(session, trace))
             checks = trace.check_lines()
             write_jsonl(layout.barriers(name), checks)
-            write_jsonl(layout.capsules(name), list(trace.capsules))
+            # Exported capsules get SOBA's sanitizer (replays/ keep the raw record for scoring).
+            write_jsonl(layout.capsules(name), [sanitize_value(c) for c in trace.capsules])
             where = {**columns, "corpus": corpus.name, "session": name}
             barriers += [{**where, **b.to_line()} for b in trace.barriers]
             attempts += [{**where, **a} for a in trace.attempts]
@@ -243,6 +251,7 @@ def _execute(
     for meter in meters:
         meter.flush()
     write_s = time.perf_counter() - tick
+    input_files = check_unchanged(input_hashes, spec.corpora)
     if not summarizer:  # an empty corpus still says what would have written the capsules
         summarizer = {"name": spec.context.summarizer}
     cache_stats = {}
@@ -281,6 +290,10 @@ def _execute(
             }
             for c in spec.corpora
         ],
+        inputsUnchanged=True,
+        # outcome/strategy/quality per attempt: degraded fallbacks and failures are counted
+        attemptOutcomes=dict(Counter(_outcome_kind(a) for a in attempts)),
+        inputFiles=input_files,
         totals=totals,
         scoring=scoring,
         caches={"tokenCounts": cache_stats},
