@@ -1,6 +1,7 @@
 """Score a run folder again from what it stored (replayed sessions, barrier logs, the
-corpus's ground truth): no replay and no model call. Writes the score tables under
-RUN_DIR/scores (or --out) and prints the corpus summary.
+corpus's ground truth): no replay, and no model call unless a model-backed probe answerer or
+judge is chosen (``--param answerer=local``; its answers go through the response cache).
+Writes the score tables under RUN_DIR/scores (or --out) and prints the corpus summary.
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ import argparse
 import json
 from pathlib import Path
 
+from soba_bench.scoring.match import PROSE_MATCHERS, MatchConfig
+from soba_bench.scoring.probes import ProbeConfig, get_prober
+from soba_bench.scoring.probes.tables import describe_probers, format_probes, parse_params
 from soba_bench.scoring.runner import score_run
 from soba_bench.scoring.session import SCORERS, ScoreConfig
 from soba_bench.summarizers.baselines import BASELINES
@@ -31,6 +35,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"comparison strategy (repeatable; default all: {', '.join(BASELINES)})",
     )
+    parser.add_argument(
+        "--param",
+        action="append",
+        dest="params",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a probes-scorer parameter (repeatable): answerer=extractive|model|local, "
+        "judge=lexical|model|local, max_probes, seed, budget, cache, cache_path, base_url, "
+        "model, api_key_env, strategies",
+    )
+    parser.add_argument(
+        "--prose-matcher",
+        default="fuzzy",
+        metavar="|".join(PROSE_MATCHERS),
+        help="how prose facts are matched after word containment: rapidfuzz (default) or "
+        "sentence embeddings from a local model (the 'embeddings' extra)",
+    )
     parser.add_argument("--out", type=Path, help="write the tables here (default RUN_DIR/scores)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -39,11 +60,19 @@ def run(args: argparse.Namespace) -> int:
     config = ScoreConfig(
         scorers=tuple(args.scorers) if args.scorers else ScoreConfig.scorers,
         baselines=tuple(args.baselines) if args.baselines else ScoreConfig.baselines,
+        probes=ProbeConfig.from_params(parse_params(args.params)),
+        match=MatchConfig(prose_matcher=args.prose_matcher),
     )
     summary = score_run(args.run_dir, config, args.out)
+    if "probes" in config.scorers:
+        # What answered and judged, and how many answers came from the cache.
+        summary["probeSettings"] = get_prober(config.probes, config.match).describe()
     if args.json:
         print(json.dumps(summary))
     else:
         print(format_scores(summary))
+        if summary["probes"]:
+            print(format_probes(summary["probes"]))
+            print(describe_probers(summary["probeSettings"]))
         print(f"tables: {args.out or args.run_dir / 'scores'}")
     return 0

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from soba_bench.errors import UnknownNameError
+
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")
 # Path-like runs: dots, slashes, tildes and dashes included, so ".env.local" and
 # "~/x/y.ts" are found whole; trailing sentence punctuation is stripped afterwards.
@@ -62,13 +64,25 @@ STOPWORDS = frozenset(
 )
 
 
+# How prose is compared once containment fails: rapidfuzz (default), or sentence embeddings
+# from a local model (soba_bench.scoring.embeddings; the optional "embeddings" extra).
+PROSE_MATCHERS = ("fuzzy", "embedding")
+
+
 @dataclass(frozen=True)
 class MatchConfig:
-    """Thresholds for prose matching (0-100 scale for fuzzy, 0-1 for containment)."""
+    """Thresholds for prose matching (0-100 scale for fuzzy, 0-1 for containment and for
+    the embedding matcher's cosine similarity)."""
 
     containment: float = 0.8
     fuzzy: float = 85.0
     fuzzy_max_chars: int = 400  # longer candidates use containment only (speed)
+    prose_matcher: str = "fuzzy"
+    embedding: float = 0.75  # paraphrases of a fact score ~0.75-0.9, its old version ~0.65
+
+    def __post_init__(self) -> None:
+        if self.prose_matcher not in PROSE_MATCHERS:
+            raise UnknownNameError("prose matcher", self.prose_matcher, list(PROSE_MATCHERS))
 
 
 DEFAULT_MATCH = MatchConfig()
@@ -137,7 +151,18 @@ class TextIndex:
         if containment(fact, self.words) >= self.config.containment:
             return True
         limit = self.config.fuzzy_max_chars
+        if self.config.prose_matcher == "embedding":
+            from soba_bench.scoring.embeddings import best_similarity
+
+            return best_similarity(fact, self._lines) >= self.config.embedding
         return any(fuzzy(fact, c) >= self.config.fuzzy for c in self.candidates if len(c) <= limit)
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        """Candidate lines short enough to embed as one statement (an item's text is split)."""
+        limit = self.config.fuzzy_max_chars
+        lines = (line.strip(" -*\t") for c in self.candidates for line in c.splitlines())
+        return list(dict.fromkeys(line for line in lines if line and len(line) <= limit))
 
     def has_exact(self, needle: str) -> bool:
         """A command or other literal, normalised, as a substring of the text."""
@@ -153,4 +178,9 @@ class TextIndex:
     def why(self, fact: str) -> dict[str, float]:
         """The scores behind a prose decision, for reports."""
         best = max((fuzzy(fact, c) for c in self.candidates[:200]), default=0.0)
-        return {"containment": round(containment(fact, self.words), 3), "fuzzy": best}
+        out = {"containment": round(containment(fact, self.words), 3), "fuzzy": best}
+        if self.config.prose_matcher == "embedding":
+            from soba_bench.scoring.embeddings import best_similarity
+
+            out["embedding"] = round(best_similarity(fact, self._lines), 3)
+        return out

@@ -10,6 +10,7 @@ from typing import Any
 from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
 from soba_bench.replay.compare import read_jsonl
 from soba_bench.scoring.aggregate import corpus_table, findings_table, session_table
+from soba_bench.scoring.probes import probe_corpus_table, probe_session_table
 from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
 from soba_bench.session import read_session
 from soba_bench.sweep.store import RunLayout, write_jsonl
@@ -30,6 +31,8 @@ def write_scores(
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
     }
+    tables.update(probes=[], probe_moments=[])
+    probe_sessions: list[dict[str, Any]] = []
     for scores in all_scores:
         tables["rows"] += scores.rows
         tables["summaries"] += scores.summaries
@@ -37,11 +40,18 @@ def write_scores(
         tables["findings"] += scores.findings
         tables["drift"] += [{"session": scores.session, **d} for d in scores.drift]
         tables["sessions"] += session_table(scores)
+        tables["probes"] += scores.probes
+        tables["probe_moments"] += scores.probe_moments
+        probe_sessions += probe_session_table(scores.session, scores.probe_moments)
+    # Probe rows are averaged apart: their metrics are not retention's.
     corpus = corpus_table(tables["sessions"], seed=seed)
-    for name, rows in {**tables, "corpus": corpus}.items():
+    probes = probe_corpus_table(probe_sessions, seed=seed)
+    tables["sessions"] += probe_sessions
+    for name, rows in {**tables, "corpus": corpus + probes}.items():
         write_jsonl(layout.scores(name, scores_dir), rows)
     return {
         "corpus": corpus,
+        "probes": probes,
         "findings": findings_table(all_scores),
         "scoredSessions": len(all_scores),
         "withTruth": sum(1 for s in all_scores if s.summaries or s.quality),

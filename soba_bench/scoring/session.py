@@ -17,6 +17,13 @@ from soba_bench.registry import Registry
 from soba_bench.scoring.failure_modes import DEFAULT_CONFIG, DetectorConfig, Evidence, detect_all
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
 from soba_bench.scoring.portable import portable_capsule_from_checkpoint
+from soba_bench.scoring.probes import (
+    DEFAULT_PROBES,
+    ProbeConfig,
+    get_prober,
+    score_moment,
+    strategy_inputs,
+)
 from soba_bench.scoring.retention import RETENTION_KINDS, KindScore, present, score_view, summarize
 from soba_bench.scoring.soba_quality import evaluate_quality, expectation_from_truth
 from soba_bench.scoring.timeline import Lifecycle, Timeline
@@ -24,6 +31,7 @@ from soba_bench.scoring.views import View, capsule_view, input_view
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import active_skill_refs, build_input
 from soba_bench.session.entries import Entry
+from soba_bench.strategies.inputs import ReplayedInputs
 from soba_bench.summarizers.baselines import BASELINES, BaselineContext
 
 SOBA = "soba"
@@ -36,6 +44,7 @@ for _name, _doc in (
     ("retention", "recall / precision / staleness / leaks against the ground truth"),
     ("soba_quality", "SOBA's lexical portable-capsule evaluator (pass at >= 0.9)"),
     ("failure_modes", "compaction loops, growth, blocked-forever, lost constraints, boundaries"),
+    ("probes", "questions from the ground truth answered from the post-compaction input"),
 ):
     SCORERS.add(_name, _doc)
 
@@ -48,6 +57,8 @@ class ScoreConfig:
     keep_observations: int = 10
     meter: str = "soba"
     detectors: DetectorConfig = DEFAULT_CONFIG
+    # The probes scorer's answerer, judge and budget (only read when "probes" is scored).
+    probes: ProbeConfig = DEFAULT_PROBES
 
     def __post_init__(self) -> None:
         for name in self.scorers:
@@ -65,6 +76,8 @@ class SessionScores:
     quality: list[dict[str, Any]] = field(default_factory=list)  # SOBA's score per capsule
     findings: list[dict[str, Any]] = field(default_factory=list)  # failure modes
     checked: dict[str, bool] = field(default_factory=dict)  # detector -> could it run
+    probes: list[dict[str, Any]] = field(default_factory=list)  # one row per probe asked
+    probe_moments: list[dict[str, Any]] = field(default_factory=list)  # (moment, strategy)
 
 
 def _emit(out: SessionScores, base: dict[str, Any], scores: dict[str, KindScore]) -> None:
@@ -83,8 +96,14 @@ def score_replay(
 ) -> SessionScores:
     """Scores for one replay. ``replayed`` is the replayed branch (original entries with their
     ids plus the engine's capsules: ``trace.entries`` or a written replay session);
-    ``barriers`` its barrier log (check/attempt lines) for the failure detectors."""
+    ``barriers`` its barrier log (check/attempt lines) for the failure detectors.
+
+    A rival strategy's replay (its log's config line names ``replayStrategy``) is scored at
+    its own compaction moments, on its own model input, under its own name; the comparison
+    view of the same name is left out (the replayed strategy stands in for it)."""
     config = config or ScoreConfig()
+    rival = ReplayedInputs.of(barriers)
+    label = SOBA if rival is None else rival.strategy
     meter = get_meter(config.meter)
     originals = [e for e in replayed if e.kind != E.CONTEXT_CAPSULE]
     timeline = Timeline.of(originals)
@@ -93,16 +112,29 @@ def score_replay(
     out = SessionScores(session_name)
     capsule_indexes = [i for i, e in enumerate(replayed) if e.kind == E.CONTEXT_CAPSULE]
     moments = [*enumerate(capsule_indexes, start=1), (FINAL, len(replayed) - 1)]
+    rival_moments = rival.moments(replayed, FINAL) if rival is not None and replayed else []
+    if rival is not None:
+        moments = [(m.generation, m.index) for m in rival_moments]
     survival: dict[str, list[bool]] = defaultdict(list)
     soba_inputs: list[tuple[int, View]] = []
     model_inputs: list[tuple[str, list[dict[str, Any]]]] = []
     retention = truth is not None and "retention" in config.scorers
     quality = truth is not None and "soba_quality" in config.scorers
-    for generation, index in moments if replayed else ():
+    probing = truth is not None and "probes" in config.scorers
+    prober = get_prober(config.probes, config.match) if probing else None
+    for number, (generation, index) in enumerate(moments if replayed else ()):
         entry = replayed[index]
         capsule = entry.data if entry.kind == E.CONTEXT_CAPSULE else None
-        point = points.get(entry.id, timeline.length) if capsule else timeline.length
-        model_input = list(build_input(replayed[: index + 1]).items)
+        if capsule:
+            point = points.get(entry.id, timeline.length)
+        elif generation == FINAL:
+            point = timeline.length
+        else:  # a rival's compaction: the original entries up to and including this one
+            point = timeline.at(entry.id, timeline.length - 1) + 1
+        if rival is None:
+            model_input = list(build_input(replayed[: index + 1]).items)
+        else:
+            model_input = rival.model_input(replayed, rival_moments[number])
         model_inputs.append((f"generation {generation}", model_input))
         if capsule is not None and quality:
             portable = portable_capsule_from_checkpoint(
@@ -120,6 +152,28 @@ def score_replay(
                     **result.to_dict(),
                 }
             )
+        if prober is not None:
+            inputs = strategy_inputs(
+                config.probes.strategies,
+                model_input,
+                originals,
+                point,
+                meter.count_item,
+                config.keep_observations,
+                replayed_name=label,
+            )
+            asked, moments_scored = score_moment(
+                prober,
+                session=session_name,
+                generation=generation,
+                point=point,
+                final=generation == FINAL,
+                inputs=inputs,
+                facts=truth.facts,
+                lifecycle=lifecycle,
+            )
+            out.probes += asked
+            out.probe_moments += moments_scored
         if not retention:
             continue
         tokens = sum(meter.count_item(i) for i in model_input)
@@ -140,7 +194,7 @@ def score_replay(
                 out,
                 {
                     **base,
-                    "strategy": SOBA,
+                    "strategy": label,
                     "view": "capsule",
                     "checkpointId": capsule.get("checkpointId"),
                 },
@@ -158,12 +212,14 @@ def score_replay(
         soba_inputs.append((point, soba_input))
         _emit(
             out,
-            {**base, "strategy": SOBA, "view": "input"},
+            {**base, "strategy": label, "view": "input"},
             score_view(truth.facts, lifecycle, soba_input, point),
         )
         history = [e.item for e in originals[:point] if e.item is not None]
         ctx = BaselineContext(tokens, meter.count_item, config.keep_observations)
         for name in config.baselines:
+            if name == label:
+                continue
             items = BASELINES.get(name)(history, ctx)
             cost = sum(meter.count_item(i) for i in items)
             view = input_view(items, None, cost, config.match, skills)

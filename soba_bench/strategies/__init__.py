@@ -3,11 +3,13 @@
 
 * ``soba``: SOBA's engine, replayed by the agent-loop simulator, with the job's summarizer
   writing the capsules (:mod:`soba_bench.strategies.soba`).
+* rivals, replayed through the same walk, triggers and limits with the capsule step swapped
+  (:mod:`soba_bench.strategies.rival`): ``observation_masking``, ``truncation``, ``none``
+  and ``hybrid`` (masking, then a SOBA capsule when still over the soft limit).
 
-A rival strategy (observation masking, truncation, no compaction as a *replayed* strategy
-rather than the comparison views scoring already computes) is one module here registering a
-function ``(session, StrategyContext) -> SessionRun``; its trace must offer what the job
-writes (entries, barriers, capsules, events, summary).
+A strategy is one module here registering a function ``(session, StrategyContext) ->
+SessionRun``; its trace must offer what the job writes (entries, barriers, capsules, events,
+summary).
 """
 
 from __future__ import annotations
@@ -60,7 +62,13 @@ def strategy_names() -> list[str]:
 
 def _load_builtins() -> None:
     # Imported lazily: each module registers itself on import.
-    from soba_bench.strategies import soba  # noqa: F401
+    from soba_bench.strategies import (  # noqa: F401
+        hybrid,
+        none,
+        observation_masking,
+        soba,
+        truncation,
+    )
 
 
 __all__ = [

@@ -22,6 +22,7 @@ from soba_bench.engine.config import (
 from soba_bench.engine.variants import VARIANTS
 from soba_bench.errors import InputError
 from soba_bench.replay.rules import ReplayOptions
+from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig
 from soba_bench.strategies import StrategyContext, get_strategy
 from soba_bench.summarizers import SUMMARIZERS
@@ -113,6 +114,7 @@ class JobSpec:
                 baselines=tuple(scorer["baselines"]),
                 keep_observations=int(scorer["keep_observations"]),
                 meter=scorer["meter"],
+                probes=ProbeConfig.from_params(scorer.get("params")),
             )
         params = dict(summ.get("params") or {})
         for key in SUMMARIZER_LOCATION_KEYS:
@@ -140,7 +142,12 @@ class JobSpec:
             "corpora": [
                 {"name": c.name, "manifestSha256": c.manifest_sha256} for c in self.corpora
             ],
-            "scorer": {k: v for k, v in self.config["scorer"].items() if k != "name"},
+            # Empty probe params are left out, so jobs keyed before they existed still match.
+            "scorer": {
+                k: v
+                for k, v in self.config["scorer"].items()
+                if k != "name" and (k != "params" or v)
+            },
             "replay": {
                 "meter": self.options.meter,
                 "usage": self.options.usage,

@@ -96,6 +96,8 @@ class ScorerConf:
     )
     keep_observations: int = 10
     meter: str = DEFAULT_METER
+    # Parameters of the probes scorer (soba_bench.scoring.probes.ProbeConfig).
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

