@@ -14,16 +14,20 @@ from soba_bench.errors import SobaBenchError
 # Hydra commands (HYDRA_COMMANDS) also have main(argv): their arguments go to Hydra unparsed.
 COMMANDS = {
     "run": "soba_bench.cli.run_cmd",
+    "main-job": "soba_bench.cli.main_job_cmd",
     "sweep": "soba_bench.cli.sweep_cmd",
     "inspect": "soba_bench.cli.inspect_cmd",
     "replay": "soba_bench.cli.replay_cmd",
     "score": "soba_bench.cli.score_cmd",
+    "report": "soba_bench.cli.report_cmd",
+    "compare": "soba_bench.cli.compare_cmd",
     "corpus": "soba_bench.cli.corpus_cmd",
     "import": "soba_bench.cli.import_cmd",
     "serve-model": "soba_bench.cli.serve_model_cmd",
+    "tune": "soba_bench.cli.tune_cmd",
 }
 
-HYDRA_COMMANDS = ("run", "sweep")
+HYDRA_COMMANDS = ("run", "sweep", "tune")
 
 
 def build_parser() -> argparse.ArgumentParser:

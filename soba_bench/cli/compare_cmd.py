@@ -1,0 +1,96 @@
+"""Compare a candidate result folder with a base one: the CI gate for prompt and engine changes.
+
+Pairs the jobs of BASE_DIR and CAND_DIR (a run or a sweep folder each) by config and session,
+reports CAND - BASE per metric with a seeded paired-bootstrap interval, and exits 1 when a
+metric gets worse by more than --max-drop (in the metric's unit) with the interval excluding
+0; 0 otherwise; 2 on bad input (no run, nothing pairs, unknown metric).
+
+Pairing: a setting with one value in BASE and another in CAND (prompt id, variant, strategy,
+summarizer, an engine key) is the thing under test; the jobs pair on all other settings.
+
+  soba-bench compare results/base results/cand
+  soba-bench compare BASE CAND --metric recall.blocker --metric staleness.blocker
+  soba-bench compare BASE CAND --max-drop 0.05 --max-drop blocked_requests=1 --format json
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from soba_bench.errors import InputError
+from soba_bench.reports.compare_metrics import COMPARE_METRICS, DEFAULT_MAX_DROP, DEFAULT_METRICS
+from soba_bench.session.jsonl import atomic_write_bytes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("base", type=Path, metavar="BASE_DIR", help="the reference run or sweep")
+    parser.add_argument("cand", type=Path, metavar="CAND_DIR", help="the candidate run or sweep")
+    parser.add_argument(
+        "--metric",
+        action="append",
+        dest="metrics",
+        metavar="NAME",
+        help=(
+            f"metric to gate on (repeatable; default {len(DEFAULT_METRICS)} metrics: recall of "
+            "the model input and capsule_recall, overall and per fact kind, staleness, "
+            "soba_quality_pass_rate, savings_ratio, degraded_rate, blocked_requests). "
+            f"Valid: {', '.join(COMPARE_METRICS)}"
+        ),
+    )
+    parser.add_argument(
+        "--max-drop",
+        action="append",
+        dest="max_drops",
+        metavar="X|NAME=X",
+        help=(
+            f"largest tolerated worsening, in the metric's unit (default {DEFAULT_MAX_DROP}); "
+            "NAME=X sets one metric's (repeatable)"
+        ),
+    )
+    parser.add_argument("--format", choices=("md", "json"), default="md", help="output format")
+    parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument(
+        "--confidence", type=float, default=0.95, help="interval confidence (default 0.95)"
+    )
+
+
+def parse_max_drops(values: list[str] | None) -> float | dict[str, float]:
+    """``["0.05", "recall.blocker=0.1"]`` -> ``{"*": 0.05, "recall.blocker": 0.1}``."""
+    if not values:
+        return DEFAULT_MAX_DROP
+    drops: dict[str, float] = {}
+    for text in values:
+        name, _, number = text.rpartition("=")
+        try:
+            value = float(number)
+        except ValueError:
+            raise InputError(
+                "not a number",
+                field="--max-drop",
+                value=text,
+                has_value=True,
+                expected="X or NAME=X with X a number >= 0",
+            ) from None
+        drops[name or "*"] = value
+    return drops
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here (pandas, pyarrow): building the CLI's parser must stay light.
+    from soba_bench.reports.compare import compare_runs
+
+    comparison = compare_runs(
+        args.base,
+        args.cand,
+        metrics=args.metrics,
+        max_drop=parse_max_drops(args.max_drops),
+        seed=args.seed,
+        confidence=args.confidence,
+    )
+    text = comparison.to_json() if args.format == "json" else comparison.to_markdown()
+    if args.out is not None:
+        atomic_write_bytes(args.out, text.encode("utf-8"))
+    print(text, end="")
+    return comparison.exit_code

@@ -1,0 +1,207 @@
+"""The per-session metrics ``compare`` gates on, read through the report frames
+(:func:`soba_bench.reports.frames.load_runs`, :func:`~soba_bench.reports.frames.session_metrics`).
+
+Each metric gives one value per job x session (NaN where it does not apply: no ground truth,
+no capsule, no completed compaction), so sessions are the unit the paired bootstrap
+resamples; capsule moments are averaged within a session first.
+
+Names follow ``session_metrics``: ``recall`` / ``recall.<kind>`` score the whole model input
+at capsule moments (capsule plus retained tail, or whatever a rival strategy sends: comparable
+across strategies); ``capsule_recall`` / ``capsule_recall.<kind>`` the capsule alone (what a
+summarizer prompt controls); ``staleness`` / ``staleness.<kind>`` superseded or resolved facts
+the capsule shows as current. Direction and unit come from
+:data:`soba_bench.scoring.stats.METRICS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from soba_bench.errors import InputError
+from soba_bench.registry import Registry
+from soba_bench.scoring.retention import RETENTION_KINDS, STALE_KINDS
+from soba_bench.scoring.stats import METRICS, MetricSpec
+
+if TYPE_CHECKING:  # pandas and the frames are imported on use: the CLI's parser loads this
+    import pandas as pd
+
+    from soba_bench.reports.frames import RunSet
+
+KEYS = ["job_id", "session"]
+DEFAULT_MAX_DROP = 0.02  # in each metric's own unit
+SessionValues = dict[str, float | None]  # session -> value
+
+
+@dataclass(frozen=True)
+class CompareMetric:
+    """A metric ``compare`` can gate on, with its direction and unit."""
+
+    name: str
+    spec: MetricSpec
+    description: str
+
+
+COMPARE_METRICS: Registry[CompareMetric] = Registry("compare metric")
+
+
+def _add(name: str, base: str, description: str) -> None:
+    COMPARE_METRICS.add(name, CompareMetric(name, METRICS.get(base), description))
+
+
+_add("recall", "recall", "model-input recall, all fact kinds")
+_add("capsule_recall", "recall", "capsule recall, all fact kinds")
+_add("staleness", "staleness", "stale facts shown as current in the capsule")
+for _kind in RETENTION_KINDS:
+    _add(f"recall.{_kind}", "recall", f"model-input recall of {_kind} facts")
+    _add(f"capsule_recall.{_kind}", "recall", f"capsule recall of {_kind} facts")
+for _kind in STALE_KINDS:
+    _add(f"staleness.{_kind}", "staleness", f"stale {_kind} facts in the capsule")
+_add("soba_quality_score", "soba_quality_score", "SOBA's lexical capsule score, mean")
+_add("soba_quality_pass_rate", "soba_quality_pass_rate", "capsules passing SOBA's 0.9")
+_add("savings_ratio", "savings_ratio", "mean savings ratio of completed compactions")
+_add("degraded_rate", "degraded_rate", "completed capsules written by a fallback")
+_add("reclaimed_tokens", "reclaimed_tokens", "tokens reclaimed per session")
+_add("blocked_requests", "blocked_requests", "requests refused per session")
+_add("skip_rate", "skip_rate", "attempts skipped by the ROI checks")
+
+# The gate's default: what a prompt or engine change must not make worse.
+DEFAULT_METRICS: tuple[str, ...] = (
+    "recall",
+    *(f"recall.{k}" for k in RETENTION_KINDS),
+    "capsule_recall",
+    *(f"capsule_recall.{k}" for k in RETENTION_KINDS),
+    "staleness",
+    *(f"staleness.{k}" for k in STALE_KINDS),
+    "soba_quality_pass_rate",
+    "savings_ratio",
+    "degraded_rate",
+    "blocked_requests",
+)
+
+# session_metrics column -> compare name, where they differ.
+_RENAMED = {
+    "soba_quality_pass": "soba_quality_pass_rate",
+    "reclaimed": "reclaimed_tokens",
+    "blocked": "blocked_requests",
+}
+
+
+_RETENTION_FAMILIES = ("recall", "capsule_recall", "staleness")
+
+
+def resolve_metrics(names: Iterable[str] | None) -> tuple[CompareMetric, ...]:
+    """The metrics by name (default: :data:`DEFAULT_METRICS`); an unknown name fails with the
+    list of valid ones."""
+    chosen = DEFAULT_METRICS if names is None else tuple(dict.fromkeys(names))
+    if not chosen:
+        raise InputError("no metric selected", field="metric", expected="at least one name")
+    return tuple(COMPARE_METRICS.get(n) for n in chosen)
+
+
+def _own_retention(rs: RunSet) -> pd.DataFrame:
+    """Retention of each job's own replay, one column per compare name: recall of the model
+    input (all, per kind), recall of the capsule (all, per kind) and capsule staleness.
+
+    Scoring labels a job's own replay with the job's strategy name (``soba`` for SOBA's
+    engine, ``truncation`` for the rival strategy...); the other names in the same table are
+    the comparison views scored at the same moments, never the job's own values."""
+    import pandas as pd
+
+    sc = rs.scores
+    if sc.empty or rs.jobs.empty:
+        return pd.DataFrame(columns=KEYS)
+    own = rs.jobs[["job_id", "strategy"]].rename(columns={"strategy": "own"})
+    sc = sc.merge(own, on="job_id")
+    sc = sc[
+        (sc["scorer"] == "retention")
+        & (sc["strategy"] == sc["own"])
+        & (sc["moment"] == "capsules")
+        & (
+            ((sc["view"] == "input") & (sc["metric"] == "recall"))
+            | ((sc["view"] == "capsule") & sc["metric"].isin(["recall", "staleness"]))
+        )
+    ]
+    if sc.empty:
+        return pd.DataFrame(columns=KEYS)
+    wide = sc.pivot_table(index=KEYS, columns=["view", "metric", "kind"], values="value")
+    families = {
+        ("input", "recall"): "recall",
+        ("capsule", "recall"): "capsule_recall",
+        ("capsule", "staleness"): "staleness",
+    }
+    names = []
+    for view, metric, kind in wide.columns:
+        family = families[(view, metric)]
+        names.append(family if kind == "all" else f"{family}.{kind}")
+    wide.columns = names
+    return wide.reset_index()
+
+
+def _degraded_rate(rs: RunSet) -> pd.DataFrame:
+    import pandas as pd
+
+    from soba_bench.reports.skips import fallback_kind
+
+    attempts = rs.attempts
+    if attempts.empty or "outcome" not in attempts.columns:
+        return pd.DataFrame(columns=KEYS)
+    done = attempts[attempts["outcome"] == "completed"]
+    fell = fallback_kind(done).notna().astype(float)
+    rate = fell.groupby([done["job_id"], done["session"]]).mean().rename("degraded_rate")
+    return rate.reset_index()
+
+
+def metric_frame(rs: RunSet) -> pd.DataFrame:
+    """One row per job x session, one column per compare metric the runs recorded."""
+    import pandas as pd
+
+    from soba_bench.reports.frames import session_metrics
+
+    m = session_metrics(rs).rename(columns=_RENAMED)
+    if m.empty:
+        return pd.DataFrame(columns=KEYS)
+    # The headline retention columns give way to compare's own, which add capsule staleness
+    # and name the capsule view per kind (see _own_retention).
+    m = m.drop(columns=[c for c in m.columns if c.split(".")[0] in _RETENTION_FAMILIES])
+    if {"skipped", "attempts"} <= set(m.columns):
+        attempts = m["attempts"].where(m["attempts"] > 0)
+        m["skip_rate"] = m["skipped"] / attempts
+    for part in (_own_retention(rs), _degraded_rate(rs)):
+        if not part.empty:
+            m = m.merge(part, on=KEYS, how="left")
+    return m
+
+
+class SideMetrics:
+    """The metric frame of one side (BASE or CAND), looked up by job folder."""
+
+    def __init__(self, path: str | Path) -> None:
+        from soba_bench.reports.frames import load_runs
+
+        rs = load_runs(path)
+        self.frame = metric_frame(rs)
+        self._ids = {
+            Path(p).resolve(): j for p, j in zip(rs.jobs["path"], rs.jobs["job_id"], strict=True)
+        }
+
+    def job_id(self, folder: Path) -> str:
+        return self._ids[Path(folder).resolve()]
+
+    def sessions(self, folder: Path) -> tuple[str, ...]:
+        rows = self.frame[self.frame["job_id"] == self.job_id(folder)]
+        return tuple(str(s) for s in rows["session"])
+
+    def values(self, folder: Path, metric: CompareMetric) -> SessionValues:
+        """session -> value for every session of the job (None where it does not apply)."""
+        import pandas as pd
+
+        rows = self.frame[self.frame["job_id"] == self.job_id(folder)]
+        if metric.name not in rows.columns:
+            return dict.fromkeys((str(s) for s in rows["session"]), None)
+        return {
+            str(s): (None if pd.isna(v) else float(v))
+            for s, v in zip(rows["session"], rows[metric.name], strict=True)
+        }

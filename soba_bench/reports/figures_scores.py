@@ -1,0 +1,166 @@
+"""The report's score figures: retention per fact kind against the swept parameters, the
+Pareto front of savings vs retention, soba_quality pass rates and failure modes. Each is a
+function ``(RunSet, ...) -> Figure`` or None when the records hold no such scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib.figure import Figure
+
+from soba_bench.reports import tables
+from soba_bench.reports.figures import _height, in_job_order, new_figure
+from soba_bench.reports.frames import RunSet, session_metrics, swept_parameters
+from soba_bench.reports.labels import axis_labels
+
+PALETTE = colormaps["tab20"]
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+
+
+def _recall_by_job(rs: RunSet) -> pd.DataFrame:
+    m = session_metrics(rs)
+    cols = [c for c in m.columns if c.startswith("recall.")]
+    if not cols or m[cols].isna().all().all():
+        return pd.DataFrame()
+    out = m.groupby("job_id")[cols].mean()
+    out.columns = [c.removeprefix("recall.") for c in cols]
+    return in_job_order(rs, out.dropna(how="all"))
+
+
+def numeric_parameters(rs: RunSet) -> list[str]:
+    """Swept parameters with numeric values (plotted as x axes)."""
+    return [
+        p
+        for p in swept_parameters(rs)
+        if pd.api.types.is_numeric_dtype(rs.jobs[p]) and not pd.api.types.is_bool_dtype(rs.jobs[p])
+    ]
+
+
+def retention_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
+    """Line plot: mean recall per fact kind against one swept parameter, one panel per
+    strategy (other swept settings averaged)."""
+    recall = _recall_by_job(rs)
+    if recall.empty or parameter not in rs.jobs.columns:
+        return None
+    jobs = rs.jobs.set_index("job_id")[[parameter, "strategy"]]
+    frame = recall.join(jobs)
+    strategies = sorted(frame["strategy"].astype(str).unique())
+    fig = new_figure(4.5 * len(strategies) + 2.5, 4.5)
+    axes = fig.subplots(1, len(strategies), sharey=True, squeeze=False)[0]
+    kinds = list(recall.columns)
+    for ax, strategy in zip(axes, strategies, strict=True):
+        sub = frame[frame["strategy"].astype(str) == strategy]
+        means = sub.groupby(parameter)[kinds].mean().sort_index()
+        for i, kind in enumerate(kinds):
+            ax.plot(
+                means.index,
+                means[kind],
+                marker=MARKERS[i % len(MARKERS)],
+                color=PALETTE(i % PALETTE.N),
+                label=kind,
+            )
+        ax.set_xlabel(parameter + (" (tokens)" if "Tokens" in parameter else ""))
+        ax.set_title(f"strategy {strategy}")
+        ax.set_ylim(-0.05, 1.05)
+    axes[0].set_ylabel("recall (share of live facts kept)")
+    axes[-1].legend(
+        title="fact kind", fontsize="x-small", loc="center left", bbox_to_anchor=(1.02, 0.5)
+    )
+    fig.suptitle(f"Retention per fact kind against {parameter}")
+    return fig
+
+
+def retention_heatmap(rs: RunSet) -> Figure | None:
+    """Heat map: mean recall per job (rows) and fact kind (columns)."""
+    recall = _recall_by_job(rs)
+    if recall.empty:
+        return None
+    labels = axis_labels(rs)
+    fig = new_figure(10, _height(len(recall), 2.8, 0.45))
+    ax = fig.add_subplot()
+    values = recall.to_numpy(dtype=float)
+    image = ax.imshow(values, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(recall.columns)), list(recall.columns), rotation=35, ha="right")
+    ax.set_yticks(range(len(recall)), [labels[j] for j in recall.index])
+    for (i, j), value in np.ndenumerate(values):
+        if not np.isnan(value):
+            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize="x-small")
+    fig.colorbar(image, ax=ax, label="recall")
+    ax.set_title("Retention (recall) per fact kind and job")
+    return fig
+
+
+def pareto_front(rs: RunSet) -> Figure | None:
+    """Scatter of pooled savings ratio vs mean recall per job, the Pareto front joined."""
+    table = tables.pareto(rs, ids=True)
+    if table.empty:
+        return None
+    numbers = axis_labels(rs)
+    ids = list(table["job_id"])
+    fig = new_figure(7, 5)
+    ax = fig.add_subplot()
+    strategies = rs.jobs.set_index("job_id")["strategy"]
+    for strategy in sorted(strategies.loc[ids].astype(str).unique()):
+        mask = (strategies.loc[ids].astype(str) == strategy).to_numpy()
+        ax.scatter(table["savings"][mask], table["recall"][mask], s=36, label=strategy)
+    front = table[table["pareto"]].sort_values("savings")
+    ax.plot(front["savings"], front["recall"], color="black", linewidth=1, label="Pareto front")
+    for job_id, x, y in zip(ids, table["savings"], table["recall"], strict=True):
+        ax.annotate(
+            numbers[job_id], (x, y), textcoords="offset points", xytext=(4, 4), fontsize="x-small"
+        )
+    ax.set_xlabel("savings ratio (reclaimed / tokens before, pooled)")
+    ax.set_ylabel("recall (mean over sessions)")
+    ax.set_title("Savings vs retention across the sweep")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def quality_pass_rate(rs: RunSet) -> Figure | None:
+    """Bars: soba_quality pass rate per job (mean score printed on each bar)."""
+    table = tables.quality(rs, ids=True)
+    if table.empty:
+        return None
+    ids = list(table["job_id"])
+    labels = axis_labels(rs)
+    fig = new_figure(8, _height(len(table), 2.0, 0.4))
+    ax = fig.add_subplot()
+    names = [labels[j] for j in ids]
+    bars = ax.barh(names, 100 * table["pass rate"], color="#1565c0")
+    for bar, score in zip(bars, table["mean score"], strict=True):
+        ax.text(
+            bar.get_width() + 1,
+            bar.get_y() + bar.get_height() / 2,
+            f"mean score {score:.2f}",
+            va="center",
+            fontsize="x-small",
+        )
+    ax.invert_yaxis()
+    ax.set_xlim(0, 115)
+    ax.set_xlabel("capsules passing soba_quality (threshold 0.9), sessions averaged (%)")
+    ax.set_title("soba_quality pass rate")
+    return fig
+
+
+def failure_mode_counts(rs: RunSet) -> Figure | None:
+    """Grouped bars: sessions flagged per failure-mode detector, per job."""
+    sc = rs.scores
+    flags = sc[(sc["scorer"] == "failure_modes") & (sc["metric"] == "flag")] if not sc.empty else sc
+    if flags.empty:
+        return None
+    table = flags.pivot_table(index="job_id", columns="kind", values="value", aggfunc="sum")
+    table = in_job_order(rs, table)
+    labels = axis_labels(rs)
+    fig = new_figure(8, _height(len(table) * 0.6, 2.6, 0.5))
+    ax = fig.add_subplot()
+    width = 0.8 / max(1, len(table.columns))
+    y = np.arange(len(table))
+    for i, detector in enumerate(table.columns):
+        ax.barh(y + i * width, table[detector], height=width, label=detector)
+    ax.set_yticks(y + 0.4 - width / 2, [labels[j] for j in table.index])
+    ax.invert_yaxis()
+    ax.set_xlabel("sessions flagged (count)")
+    ax.set_title("Failure modes")
+    ax.legend(fontsize="x-small")
+    return fig

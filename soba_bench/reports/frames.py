@@ -1,0 +1,236 @@
+"""pandas frames from run records: the one place reports, notebooks and ``compare`` read
+results from.
+
+``load_runs(path)`` finds every complete job under a run, sweep or results folder (following
+``reused.json`` pointers, counting each record once) and reads ``run.json``,
+``sessions.jsonl``, ``tables/*.parquet`` and ``scores/*.jsonl``. Nothing is taken from folder
+names. A file an older run (or ``scorer=none``) did not write leaves its rows out and adds a
+line to ``RunSet.notes``; it never fails the load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from soba_bench.engine.config import BOOL_KEYS, NUMBER_KEYS, TOP_LEVEL_KEYS
+from soba_bench.reports.records import FoundRecord, find_records, read_jsonl
+from soba_bench.reports.scores import empty_scores, read_scores
+
+ENGINE_KEYS = (*TOP_LEVEL_KEYS, *BOOL_KEYS, *NUMBER_KEYS)
+# Job settings besides the engine keys that a sweep may vary.
+SETTING_COLUMNS = ("strategy", "variant", "summarizer", "prompt_id", "meter", "corpus", "seed")
+NOT_RECORDED = "not recorded"
+
+
+@dataclass(frozen=True, eq=False)
+class RunSet:
+    """Every complete job under a results folder, as frames (see the module docstring).
+
+    ``jobs``: one row per complete job (job_id, job_key, path, status, strategy, variant,
+    summarizer, prompt_id, the engine keys, timings, totals). ``sessions``: job_id, session
+    and the per-session counts of ``sessions.jsonl``. ``attempts`` / ``barriers``: the job
+    tables plus job_id. ``scores``: long/tidy (job_id, session, scorer, strategy, view,
+    moment, kind, metric, value, higher_is_better). ``provenance``: one row per job.
+    ``failed``: jobs whose record says ``failed`` (job_id, path, error). ``notes``: what is
+    not recorded, per job.
+    """
+
+    root: Path
+    jobs: pd.DataFrame
+    sessions: pd.DataFrame
+    attempts: pd.DataFrame
+    barriers: pd.DataFrame
+    scores: pd.DataFrame
+    provenance: pd.DataFrame
+    failed: pd.DataFrame
+    notes: tuple[str, ...] = ()
+    # Derived frames computed once per RunSet (the frames above are never changed in place).
+    _derived: dict[str, pd.DataFrame] = field(default_factory=dict, repr=False)
+
+    def job_settings(self, columns: list[str] | None = None) -> pd.DataFrame:
+        """job_id plus the given job columns (default: strategy and the swept parameters),
+        for merging onto any other frame."""
+        cols = columns if columns is not None else ["strategy", *swept_parameters(self)]
+        cols = [c for c in dict.fromkeys(cols) if c in self.jobs.columns and c != "job_id"]
+        return self.jobs[["job_id", *cols]]
+
+
+def _job_row(found: FoundRecord) -> dict[str, Any]:
+    record = found.record
+    resolved = record.get("resolvedConfig") or {}
+    config = record.get("config") or {}
+    engine = {k: config.get(k) for k in TOP_LEVEL_KEYS}
+    engine.update({k: (config.get("compaction") or {}).get(k) for k in (*BOOL_KEYS, *NUMBER_KEYS)})
+    summarizer = record.get("summarizer") or {}
+    strategy = record.get("strategy") or (resolved.get("strategy") or {}).get("name")
+    job = record.get("job") or {}
+    timings = record.get("timings") or {}
+    totals = record.get("totals") or {}
+    return {
+        "job_id": job.get("id") or record.get("runId"),
+        "job_key": record.get("jobKey"),
+        "path": str(found.folder),
+        "status": record.get("status"),
+        "reused": found.via is not None,
+        "sweep": job.get("sweep"),
+        "strategy": strategy or NOT_RECORDED,
+        "variant": record.get("variant") or NOT_RECORDED,
+        # A strategy without a summarizer records name null: "none", not "not recorded".
+        "summarizer": summarizer.get("name")
+        or ("none" if "summarizer" in record else NOT_RECORDED),
+        "prompt_id": summarizer.get("promptId"),
+        "meter": record.get("meter"),
+        "corpus": (record.get("corpus") or {}).get("name"),
+        "seed": record.get("seed"),
+        "scorers": ",".join((resolved.get("scorer") or {}).get("scorers") or []) or None,
+        **engine,
+        **{"wall_seconds" if k == "wallSeconds" else k: v for k, v in timings.items()},
+        **{f"total_{k}": v for k, v in totals.items()},
+    }
+
+
+def _provenance_row(found: FoundRecord, job_id: str) -> dict[str, Any]:
+    record = found.record
+    package = record.get("package") or {}
+    corpora = record.get("corpora") or []
+    summarizer = record.get("summarizer") or {}
+    return {
+        "job_id": job_id,
+        "path": str(found.folder),
+        "reused_via": str(found.via) if found.via else None,
+        "run_id": record.get("runId"),
+        "created_at": record.get("createdAt"),
+        "package_version": package.get("version"),
+        "soba_version": package.get("sobaVersion"),
+        "git_revision": record.get("gitRevision"),
+        "python": record.get("python"),
+        "corpora": ", ".join(f"{c.get('name')}@{c.get('version')}" for c in corpora) or None,
+        "corpora_sha256": ", ".join(str(c.get("manifestSha256")) for c in corpora) or None,
+        "inputs_unchanged": record.get("inputsUnchanged"),
+        "seed": record.get("seed"),
+        "summarizer": summarizer.get("name"),
+        "prompt_id": summarizer.get("promptId"),
+        "summarizer_chain": ",".join(summarizer.get("chain") or []) or None,
+        "summarizer_model": summarizer.get("model"),
+        "summarizer_latency": str(summarizer["latency"]) if summarizer.get("latency") else None,
+        "job_key": record.get("jobKey"),
+    }
+
+
+def _from_barrier_logs(folder: Path, kind: str) -> pd.DataFrame | None:
+    """Older runs without tables/: the same rows from barriers/<session>.jsonl.gz."""
+    root = folder / "barriers"
+    if not root.is_dir():
+        return None
+    rows = []
+    for path in sorted(root.rglob("*.jsonl.gz")):
+        session = path.relative_to(root).as_posix().removesuffix(".jsonl.gz")
+        for line in read_jsonl(path):
+            wanted = ("check", "attempt") if kind == "barriers" else ("attempt",)
+            if line.get("kind") in wanted:
+                rows.append({"session": session, **line})
+    return pd.DataFrame(rows)
+
+
+def _table(found: FoundRecord, job_id: str, name: str, notes: list[str]) -> pd.DataFrame | None:
+    path = found.folder / "tables" / f"{name}.parquet"
+    if path.is_file():
+        frame = pd.read_parquet(path, engine="pyarrow")
+    else:
+        frame = _from_barrier_logs(found.folder, name)
+        if frame is None:
+            notes.append(f"{job_id}: {name} not recorded (no tables/{name}.parquet)")
+            return None
+        notes.append(f"{job_id}: {name} read from barriers/ (no tables/{name}.parquet)")
+    frame.insert(0, "job_id", job_id)
+    return frame
+
+
+def _sessions(found: FoundRecord, job_id: str, notes: list[str]) -> pd.DataFrame | None:
+    path = found.folder / "sessions.jsonl"
+    if not path.is_file():
+        notes.append(f"{job_id}: sessions not recorded (no sessions.jsonl)")
+        return None
+    rows = [
+        {k: v for k, v in row.items() if not isinstance(v, dict | list)} for row in read_jsonl(path)
+    ]
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "job_id", job_id)
+    return frame
+
+
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    frames = [f for f in frames if f is not None and not f.empty]
+    return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+
+
+def load_runs(path: str | Path) -> RunSet:
+    """Every job record under ``path`` as a :class:`RunSet`. Raises
+    :class:`~soba_bench.errors.InputError` when there is no run record there."""
+    found, notes = find_records(Path(path))
+    jobs, provenance, failed = [], [], []
+    sessions, attempts, barriers, scores = [], [], [], []
+    seen_ids: dict[str, int] = {}
+    for item in found:
+        row = _job_row(item)
+        job_id = str(row["job_id"])
+        if job_id in seen_ids:  # two sweeps may reuse a job id for different settings
+            seen_ids[job_id] += 1
+            job_id = f"{job_id}#{seen_ids[job_id]}"
+        else:
+            seen_ids[job_id] = 1
+        row["job_id"] = job_id
+        if row["status"] != "complete":
+            failed.append(
+                {"job_id": job_id, "path": row["path"], "error": item.record.get("error")}
+            )
+            continue
+        jobs.append(row)
+        provenance.append(_provenance_row(item, job_id))
+        frame = _sessions(item, job_id, notes)
+        sessions.append(frame)
+        names = [] if frame is None else [str(s) for s in frame["session"]]
+        attempts.append(_table(item, job_id, "attempts", notes))
+        barriers.append(_table(item, job_id, "barriers", notes))
+        score_frame, scorers = read_scores(item.folder, item.record, names)
+        if not scorers:
+            notes.append(f"{job_id}: scores not recorded (scorer none or no scores/)")
+        score_frame.insert(0, "job_id", job_id)
+        scores.append(score_frame)
+    score_all = _concat(scores)
+    return RunSet(
+        root=Path(path),
+        jobs=pd.DataFrame(jobs),
+        sessions=_concat(sessions),
+        attempts=_concat(attempts),
+        barriers=_concat(barriers),
+        scores=score_all if not score_all.empty else empty_scores().assign(job_id=None),
+        provenance=pd.DataFrame(provenance),
+        failed=pd.DataFrame(failed, columns=["job_id", "path", "error"]),
+        notes=tuple(notes),
+    )
+
+
+def swept_parameters(runset: RunSet) -> list[str]:
+    """The job settings (engine keys, strategy, variant, summarizer, prompt, meter, corpus,
+    seed) that take more than one value across the run set's jobs, engine keys first."""
+    jobs = runset.jobs
+    out = []
+    for column in (*ENGINE_KEYS, *SETTING_COLUMNS):
+        if column in jobs.columns and jobs[column].astype(str).nunique(dropna=False) > 1:
+            out.append(column)
+    return out
+
+
+def session_metrics(runset: RunSet) -> pd.DataFrame:
+    """One row per job x session with the headline metrics (see
+    :func:`soba_bench.reports.metrics.session_metrics`)."""
+    from soba_bench.reports.metrics import session_metrics as build
+
+    if "session_metrics" not in runset._derived:
+        runset._derived["session_metrics"] = build(runset)
+    return runset._derived["session_metrics"].copy()  # callers may add columns

@@ -1,0 +1,46 @@
+"""``write_report``: report.md, a self-contained report.html and the figures as PNG files,
+from the run records under a run, sweep or results folder."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from soba_bench.reports.frames import load_runs
+from soba_bench.reports.html import render_html
+from soba_bench.reports.markdown import render_markdown
+from soba_bench.reports.sections import FigureItem, build_sections
+from soba_bench.session.jsonl import atomic_write_bytes
+
+log = logging.getLogger("soba_bench.reports.report")
+
+FIGURE_DIR = "figures"
+REPORT_FILES = ("report.md", "report.html")
+
+
+def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> Path:
+    """Write ``report.md``, ``report.html`` (figures embedded) and ``figures/*.png`` to
+    ``out_dir`` (default ``<results_dir>/report/``); return that folder. Every file is
+    written atomically, the two reports last, so a reader never sees a report pointing at a
+    figure that is not there yet. Raises InputError when there is no run record."""
+    results_dir = Path(results_dir)
+    runset = load_runs(results_dir)
+    out = Path(out_dir) if out_dir is not None else results_dir / "report"
+    sections = build_sections(runset)
+    title = f"soba-bench report: {results_dir.resolve().name}"
+    figures = [
+        item
+        for section in sections
+        for item in section.items
+        if isinstance(item, FigureItem) and item.png is not None
+    ]
+    for item in figures:
+        atomic_write_bytes(out / FIGURE_DIR / f"{item.name}.png", item.png)
+    atomic_write_bytes(out / "report.md", render_markdown(title, sections, FIGURE_DIR).encode())
+    atomic_write_bytes(out / "report.html", render_html(title, sections).encode())
+    current = {f"{item.name}.png" for item in figures}
+    for old in (out / FIGURE_DIR).glob("*.png"):
+        if old.name not in current:  # a figure of an earlier report of other runs
+            old.unlink()
+    log.info("report: %d jobs, %d figures in %s", len(runset.jobs), len(figures), out)
+    return out

@@ -1,0 +1,200 @@
+"""A job's score tables (``scores/*.jsonl``) as one long, tidy frame.
+
+Columns: session, scorer, strategy (the scored strategy: ``soba`` is the job's own replay,
+the others the comparison views), view, moment (``capsules``: mean over capsule moments;
+``final``), kind (a fact kind, a quality dimension, a failure-mode detector, or ``all``),
+metric, value, higher_is_better (False for the recall of noise kinds: secrets, injected
+instructions and distractors carried along are leaks).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from soba_bench.reports.records import read_jsonl
+from soba_bench.scoring.retention import NOISE_KINDS
+
+SCORE_COLUMNS = (
+    "session",
+    "scorer",
+    "strategy",
+    "view",
+    "moment",
+    "kind",
+    "metric",
+    "value",
+    "higher_is_better",
+)
+HIGHER_IS_BETTER = {
+    "recall": True,
+    "precision": True,
+    "staleness": False,
+    "leaks": False,
+    "hallucinatedPaths": False,
+    "score": True,
+    "passed": True,
+    "findings": False,
+    "flag": False,
+    "survival": True,
+}
+RETENTION_ROW_METRICS = ("recall", "precision", "staleness")
+RETENTION_SESSION_METRICS = ("recall", "staleness", "leaks", "hallucinatedPaths")
+
+
+def empty_scores() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=object) for c in SCORE_COLUMNS})
+
+
+def _tidy(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    if not rows:
+        return empty_scores()
+    frame = pd.DataFrame(rows)
+    frame = frame.dropna(subset=["value"])
+    grouped = frame.groupby(list(SCORE_COLUMNS[:7]), sort=True, dropna=False)["value"].mean()
+    out = grouped.reset_index()
+    out["higher_is_better"] = out["metric"].map(HIGHER_IS_BETTER)
+    # Noise (secrets, injected instructions, distractors) is scored by how much was carried
+    # along: there recall is a leak rate.
+    out.loc[out["kind"].isin(NOISE_KINDS), "higher_is_better"] = False
+    return out[list(SCORE_COLUMNS)]
+
+
+def _moment(row: dict[str, Any]) -> str:
+    return "final" if row.get("generation") == "final" else "capsules"
+
+
+def _retention(scores_dir: Path) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    rows_path = scores_dir / "rows.jsonl"
+    if rows_path.is_file():
+        for row in read_jsonl(rows_path):
+            base = {
+                "session": row.get("session"),
+                "scorer": "retention",
+                "strategy": row.get("strategy"),
+                "view": row.get("view"),
+                "moment": _moment(row),
+                "kind": row.get("kind"),
+            }
+            for metric in RETENTION_ROW_METRICS:
+                out.append({**base, "metric": metric, "value": row.get(metric)})
+    sessions_path = scores_dir / "sessions.jsonl"
+    if sessions_path.is_file():
+        for row in read_jsonl(sessions_path):
+            if row.get("view") == "soba_quality":
+                continue  # read from quality.jsonl, with its dimensions
+            base = {
+                "session": row.get("session"),
+                "scorer": "retention",
+                "strategy": row.get("strategy"),
+                "view": row.get("view"),
+                "moment": row.get("moment"),
+                "kind": "all",
+            }
+            for metric in RETENTION_SESSION_METRICS:
+                out.append({**base, "metric": metric, "value": row.get(metric)})
+    return out
+
+
+def _quality(scores_dir: Path) -> list[dict[str, Any]]:
+    path = scores_dir / "quality.jsonl"
+    if not path.is_file():
+        return []
+    out: list[dict[str, Any]] = []
+    for row in read_jsonl(path):
+        base = {
+            "session": row.get("session"),
+            "scorer": "soba_quality",
+            "strategy": "soba",
+            "view": "capsule",
+            "moment": "capsules",
+        }
+        out.append({**base, "kind": "all", "metric": "score", "value": row.get("score")})
+        passed = row.get("passed")
+        value = float(passed) if isinstance(passed, bool) else None
+        out.append({**base, "kind": "all", "metric": "passed", "value": value})
+        for dim in row.get("dimensions") or []:
+            out.append(
+                {**base, "kind": dim.get("name"), "metric": "score", "value": dim.get("score")}
+            )
+    return out
+
+
+def _failure_modes(
+    scores_dir: Path, sessions: list[str], detectors: list[str], label: str
+) -> list[dict]:
+    """One row per session x detector: the finding count and a 0/1 flag (zeros included, so
+    a session without findings counts as clean rather than missing)."""
+    path = scores_dir / "findings.jsonl"
+    counts: dict[tuple[str, str], int] = {}
+    if path.is_file():
+        for row in read_jsonl(path):
+            key = (row.get("session"), row.get("detector"))
+            counts[key] = counts.get(key, 0) + 1
+    names = sorted(set(detectors) | {d for _, d in counts})
+    out = []
+    for session in sessions:
+        for detector in names:
+            n = counts.get((session, detector), 0)
+            base = {
+                "session": session,
+                "scorer": "failure_modes",
+                "strategy": label,
+                "view": "replay",
+                "moment": "session",
+                "kind": detector,
+            }
+            out.append({**base, "metric": "findings", "value": float(n)})
+            out.append({**base, "metric": "flag", "value": float(n > 0)})
+    return out
+
+
+def _drift(scores_dir: Path) -> list[dict[str, Any]]:
+    path = scores_dir / "drift.jsonl"
+    if not path.is_file():
+        return []
+    return [
+        {
+            "session": row.get("session"),
+            "scorer": "retention",
+            "strategy": "soba",
+            "view": "capsule",
+            "moment": f"age {row.get('age')}",
+            "kind": "drift",
+            "metric": "survival",
+            "value": row.get("survival"),
+        }
+        for row in read_jsonl(path)
+    ]
+
+
+def read_scores(
+    folder: Path, record: dict[str, Any], sessions: list[str]
+) -> tuple[pd.DataFrame, list[str]]:
+    """The tidy score frame of one job folder, and the scorers it ran ([] when none)."""
+    scores_dir = folder / "scores"
+    scorer_cfg = (record.get("resolvedConfig") or {}).get("scorer") or {}
+    scorers = list(scorer_cfg.get("scorers") or [])
+    if not scores_dir.is_dir():
+        return empty_scores(), []
+    if not scorers:  # an older record: what the files show
+        scorers = [
+            name
+            for name, file in (
+                ("retention", "rows.jsonl"),
+                ("soba_quality", "quality.jsonl"),
+                ("failure_modes", "findings.jsonl"),
+            )
+            if (scores_dir / file).is_file()
+        ]
+    rows = _retention(scores_dir) + _drift(scores_dir) if "retention" in scorers else []
+    if "soba_quality" in scorers:
+        rows += _quality(scores_dir)
+    if "failure_modes" in scorers:
+        detectors = list(((record.get("scoring") or {}).get("findings") or {}).keys())
+        label = record.get("strategy") or "soba"  # the detectors look at the job's replay
+        rows += _failure_modes(scores_dir, sessions, detectors, label)
+    return _tidy(rows), scorers

@@ -1,0 +1,265 @@
+"""The report's tables, each a function ``(RunSet) -> DataFrame`` (empty when the run records
+hold nothing for it). Rows are jobs, labelled by strategy and the swept settings."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from soba_bench.reports.frames import RunSet, session_metrics
+from soba_bench.reports.labels import job_labels
+from soba_bench.reports.skips import ALL_CATEGORIES, LABELS, barrier_decisions, fallback_kind
+
+ISSUE_OUTCOMES = ("failed", "stale", "cancelled")
+
+
+def _with_labels(rs: RunSet, frame: pd.DataFrame) -> pd.DataFrame:
+    """Put the job label (and the strategy, when jobs mix strategies) first."""
+    if frame.empty:
+        return frame
+    order = {j: i for i, j in enumerate(rs.jobs["job_id"])}
+    out = frame.copy()
+    # Rows in the jobs' order (sweep folder, job number), not job ids sorted as text.
+    out = out.iloc[out["job_id"].map(order).argsort(kind="stable")].reset_index(drop=True)
+    out.insert(0, "job", out["job_id"].map(job_labels(rs)))
+    if rs.jobs["strategy"].nunique() > 1 and "strategy" not in out.columns:
+        out.insert(1, "strategy", out["job_id"].map(rs.jobs.set_index("job_id")["strategy"]))
+    return out.drop(columns=["job_id"])
+
+
+def outcomes_by_trigger(rs: RunSet) -> pd.DataFrame:
+    """Attempts per job x trigger, one column per outcome, plus the total."""
+    a = rs.attempts
+    if a.empty or not {"trigger", "outcome"}.issubset(a.columns):
+        return pd.DataFrame()
+    table = pd.crosstab([a["job_id"], a["trigger"]], a["outcome"])
+    table["total"] = table.sum(axis=1)
+    return _with_labels(rs, table.reset_index())
+
+
+def attempts_per_session(rs: RunSet) -> pd.DataFrame:
+    """Per job: sessions, attempts per session (mean, median, max), sessions with none."""
+    s = rs.sessions
+    if s.empty or "attempts" not in s.columns:
+        return pd.DataFrame()
+    g = s.groupby("job_id")["attempts"]
+    table = pd.DataFrame(
+        {
+            "sessions": g.size(),
+            "attempts": g.sum(),
+            "mean per session": g.mean().round(2),
+            "median": g.median(),
+            "max": g.max(),
+            "sessions without attempts": g.apply(lambda x: int((x == 0).sum())),
+        }
+    )
+    return _with_labels(rs, table.reset_index())
+
+
+def reclaimed_summary(rs: RunSet) -> pd.DataFrame:
+    """Per job: reclaimed tokens (total, per compaction), savings ratio, tokens after each
+    compaction against the soft and hard limits, and the peak effective tokens."""
+    a = rs.attempts
+    if a.empty or "outcome" not in a.columns:
+        return pd.DataFrame()
+    done = a[a["outcome"] == "completed"]
+    if done.empty:
+        return pd.DataFrame({"job_id": rs.jobs["job_id"], "compactions": 0}).pipe(
+            lambda f: _with_labels(rs, f)
+        )
+    g = done.groupby("job_id")
+    after = done["tokensAfter"] / done["hardLimit"]
+    table = pd.DataFrame(
+        {
+            "compactions": g.size(),
+            "reclaimed total": g["reclaimed"].sum().astype(int),
+            "reclaimed median": g["reclaimed"].median().round(0),
+            "reclaimed p90": g["reclaimed"].quantile(0.9).round(0),
+            "savings ratio mean": g["savingsRatio"].mean().round(3),
+            "savings ratio pooled": (g["reclaimed"].sum() / g["tokensBefore"].sum()).round(3),
+            "after / hard limit (mean)": after.groupby(done["job_id"]).mean().round(3),
+            "after / hard limit (max)": after.groupby(done["job_id"]).max().round(3),
+            "after > soft limit": (done["tokensAfter"] > done["softLimit"])
+            .groupby(done["job_id"])
+            .sum(),
+        }
+    )
+    if "maxEffectiveTokens" in rs.sessions.columns:
+        table["peak effective tokens"] = rs.sessions.groupby("job_id")["maxEffectiveTokens"].max()
+    return _with_labels(rs, table.reset_index())
+
+
+def skip_rates(rs: RunSet) -> pd.DataFrame:
+    """Per job: barriers, compactions, and per skip category the count and the share of
+    barriers (%), SOBA's six categories first."""
+    b = rs.barriers
+    if b.empty or "kind" not in b.columns:
+        return pd.DataFrame()
+    decided = barrier_decisions(b, rs.jobs)
+    counts = pd.crosstab(decided["job_id"], decided["decision"])
+    total = counts.sum(axis=1)
+    table = pd.DataFrame({"barriers": total})
+    table["compacted"] = counts.get("compacted", 0)
+    for category in ALL_CATEGORIES:
+        n = counts[category] if category in counts.columns else 0
+        table[LABELS[category]] = n
+        table[f"{LABELS[category]} %"] = (100 * n / total).round(2)
+    return _with_labels(rs, table.reset_index())
+
+
+def normalise_reason(reason: object) -> str:
+    """A reason text with its numbers replaced by N, so equal causes group together."""
+    return re.sub(r"\d+(\.\d+)?", "N", str(reason))
+
+
+def issue_reasons(rs: RunSet) -> pd.DataFrame:
+    """Failed, stale and cancelled attempts per job, outcome and reason (numbers as N)."""
+    a = rs.attempts
+    if a.empty or "outcome" not in a.columns:
+        return pd.DataFrame()
+    bad = a[a["outcome"].isin(ISSUE_OUTCOMES)]
+    if bad.empty:
+        return pd.DataFrame(columns=["job", "outcome", "reason", "attempts"])
+    bad = bad.assign(reason=bad["reason"].map(normalise_reason))
+    table = bad.groupby(["job_id", "outcome", "reason"]).size().rename("attempts")
+    return _with_labels(rs, table.reset_index())
+
+
+def fallbacks(rs: RunSet) -> pd.DataFrame:
+    """Per job: the summarizer, timeoutMs, attempts, timeout and model-error fallbacks and
+    their rate, and the generation latency (median, p90, max) where recorded."""
+    a = rs.attempts
+    if a.empty or "outcome" not in a.columns:
+        return pd.DataFrame()
+    kinds = fallback_kind(a)
+    g = a.assign(fallback=kinds).groupby("job_id")
+    jobs = rs.jobs.set_index("job_id")
+    table = pd.DataFrame(
+        {
+            "summarizer": jobs["summarizer"],
+            "timeoutMs": jobs.get("timeoutMs"),
+            "attempts": g.size(),
+            "timeout fallbacks": g["fallback"].apply(lambda s: int((s == "timeout").sum())),
+            "model error fallbacks": g["fallback"].apply(lambda s: int((s == "model_error").sum())),
+        }
+    ).dropna(subset=["attempts"])
+    degraded = table["timeout fallbacks"] + table["model error fallbacks"]
+    table["degraded rate"] = (degraded / table["attempts"]).round(3)
+    latency = a[["job_id", "generationDurationMs"]] if "generationDurationMs" in a else None
+    if latency is not None and latency["generationDurationMs"].notna().any():
+        lg = latency.dropna().groupby("job_id")["generationDurationMs"]
+        table["generation ms median"] = lg.median()
+        table["generation ms p90"] = lg.quantile(0.9)
+        table["generation ms max"] = lg.max()
+    return _with_labels(rs, table.reset_index(names="job_id"))
+
+
+def retention_by_kind(rs: RunSet) -> pd.DataFrame:
+    """Mean recall per fact kind (sessions averaged first) per job: the job's replay, model
+    input view, capsule moments; ``leak: <kind>`` columns for noise carried along."""
+    m = session_metrics(rs)
+    cols = [c for c in m.columns if c == "recall" or c.startswith(("recall.", "leak."))]
+    if not cols:
+        return pd.DataFrame()
+    table = m.groupby("job_id")[cols].mean().round(3)
+    table.columns = [
+        "all" if c == "recall" else c.removeprefix("recall.").replace("leak.", "leak: ")
+        for c in cols
+    ]
+    return _with_labels(rs, table.reset_index())
+
+
+def quality(rs: RunSet, ids: bool = False) -> pd.DataFrame:
+    """soba_quality per job: sessions scored, mean score, pass rate (sessions averaged).
+    ``ids``: keep the job_id column instead of the label."""
+    m = session_metrics(rs)
+    if "soba_quality_score" not in m.columns:
+        return pd.DataFrame()
+    scored = m.dropna(subset=["soba_quality_score"])
+    g = scored.groupby("job_id")
+    table = pd.DataFrame(
+        {
+            "sessions": g.size(),
+            "mean score": g["soba_quality_score"].mean().round(3),
+            "pass rate": g["soba_quality_pass"].mean().round(3),
+        }
+    ).reset_index()
+    return table if ids else _with_labels(rs, table)
+
+
+def pareto(rs: RunSet, ids: bool = False) -> pd.DataFrame:
+    """Per job: pooled savings ratio and mean recall, and whether it is on the Pareto front
+    (no other job at least as good on both and better on one). ``ids``: keep job_id."""
+    m = session_metrics(rs)
+    if "recall" not in m.columns or "savings_ratio" not in m.columns:
+        return pd.DataFrame()
+    # Savings over the sessions retention was scored on (those with ground truth) only.
+    g = m.dropna(subset=["recall"]).groupby("job_id")
+    pooled = g["reclaimed"].sum() / g["tokens_before_compacted"].sum()
+    table = pd.DataFrame({"savings": pooled, "recall": g["recall"].mean()}).dropna()
+    if table.empty:
+        return pd.DataFrame()
+    s, r = table["savings"].to_numpy(), table["recall"].to_numpy()
+    table["pareto"] = [
+        not any((s >= s[i]) & (r >= r[i]) & ((s > s[i]) | (r > r[i]))) for i in range(len(table))
+    ]
+    table = table.round(4).reset_index()
+    return table if ids else _with_labels(rs, table)
+
+
+def failure_modes(rs: RunSet) -> pd.DataFrame:
+    """Per job x detector: sessions flagged, findings, and the flagged sessions."""
+    sc = rs.scores
+    fm = sc[sc["scorer"] == "failure_modes"] if not sc.empty else sc
+    if fm.empty:
+        return pd.DataFrame()
+    flags = fm[fm["metric"] == "flag"]
+    counts = fm[fm["metric"] == "findings"]
+    rows = []
+    for (job_id, detector), group in flags.groupby(["job_id", "kind"]):
+        hit = group[group["value"] > 0]["session"].tolist()
+        found = counts[(counts["job_id"] == job_id) & (counts["kind"] == detector)]
+        rows.append(
+            {
+                "job_id": job_id,
+                "detector": detector,
+                "sessions flagged": len(hit),
+                "findings": int(found["value"].sum()),
+                "sessions": ", ".join(hit),
+            }
+        )
+    return _with_labels(rs, pd.DataFrame(rows))
+
+
+def drilldown(rs: RunSet) -> pd.DataFrame:
+    """One row per job x session with the headline metrics."""
+    m = session_metrics(rs)
+    if m.empty:
+        return m
+    skip_cols = [c for c in m.columns if c.startswith("skip.")]
+    m = m.assign(skips=m[skip_cols].sum(axis=1)) if skip_cols else m
+    keep = [
+        "job_id",
+        "session",
+        "attempts",
+        "completed",
+        "skipped",
+        "failed",
+        "stale",
+        "cancelled",
+        "blocked",
+        "reclaimed",
+        "savings_ratio",
+        "degraded",
+        "skips",
+        "recall",
+        "capsule_recall",
+        "soba_quality_score",
+        *[c for c in m.columns if c.startswith("fm.")],
+    ]
+    out = m[[c for c in keep if c in m.columns]].copy()
+    for c in ("savings_ratio", "recall", "capsule_recall", "soba_quality_score"):
+        if c in out.columns:
+            out[c] = out[c].round(3)
+    return _with_labels(rs, out)

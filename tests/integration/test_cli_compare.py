@@ -1,0 +1,147 @@
+"""``soba-bench compare`` end to end on real runs: a sweep compared with itself exits 0 with
+every delta 0; SOBA as shipped compared with its newest-blockers fix exits 1 and flags the
+blocker metrics; truncation against SOBA's capsules exits 1 and flags recall; improvements
+pass; bad input exits 2.
+
+The corpus: generated sessions with many blockers (12 per 1,000 entries) on a 64k window, where
+SOBA's blocker quirk bites: its capsule keeps the 10 *oldest* blockers, so once they are
+resolved they are shown as current (blocker staleness), and after 10 failures compaction keeps
+failing ``lost_blocker`` until requests are refused at the hard limit (blocked requests).
+Blocker *recall* does not move there: the capsules that do get written still hold the live
+blockers; the quirk shows as staleness and refusals.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.integration.sweeps import cli
+
+VARIANTS = ("soba-0.6.14", "soba-0.6.14+newest-blockers")
+
+
+@pytest.fixture(scope="module")
+def blocker_sweep(tmp_path_factory):
+    root = tmp_path_factory.mktemp("compare")
+    corpus = root / "corpus"
+    made = cli(
+        "corpus", "generate", "--seed", "5", "--sessions", "6", "--entries", "1200",
+        "--out", str(corpus), "blockers_per_1k=12",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    sweep = root / "sweep"
+    done = cli(
+        "run", "-m", "hydra/launcher=basic", "corpus=path", f"corpus.paths=[{corpus}]",
+        "engine=64k-8k", f"variant={','.join(VARIANTS)}", f"hydra.sweep.dir={sweep}",
+        f"paths.cache_dir={root / 'cache'}",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    jobs = {}
+    for folder in sweep.iterdir():
+        if (folder / "run.json").is_file():
+            jobs[json.loads((folder / "run.json").read_text())["variant"]] = folder
+    assert set(jobs) == set(VARIANTS)
+    truncation = cli(
+        "run", "corpus=path", f"corpus.paths=[{corpus}]", "engine=64k-8k", "strategy=truncation",
+        f"paths.results_dir={root / 'truncation'}", f"paths.cache_dir={root / 'cache'}",
+    )  # fmt: skip
+    assert truncation.returncode == 0, truncation.stderr
+    (jobs["truncation"],) = (p.parent for p in (root / "truncation").rglob("run.json"))
+    return sweep, jobs
+
+
+def test_a_sweep_compared_with_itself_exits_0_with_zero_deltas(blocker_sweep):
+    sweep, _ = blocker_sweep
+    done = cli("compare", str(sweep), str(sweep), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["verdict"] == "ok" and data["flagged_metrics"] == [] and data["tested"] == []
+    assert len(data["pairs"]) == 2 and all(p["sessions"] == 6 for p in data["pairs"])
+    measured = [d for d in data["deltas"] if d["delta"] is not None]
+    assert len(measured) > 20
+    assert all(d["delta"] == 0 and d["low"] == 0 and d["high"] == 0 for d in measured)
+
+
+def test_soba_as_shipped_regresses_against_the_blocker_fix(blocker_sweep, tmp_path):
+    _, jobs = blocker_sweep
+    out = tmp_path / "comment.md"
+    done = cli(
+        "compare", str(jobs["soba-0.6.14+newest-blockers"]), str(jobs["soba-0.6.14"]),
+        "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert out.read_text() == done.stdout
+    assert "`variant` soba-0.6.14+newest-blockers → soba-0.6.14" in done.stdout
+    data = json.loads(
+        cli(
+            "compare", str(jobs["soba-0.6.14+newest-blockers"]), str(jobs["soba-0.6.14"]),
+            "--format", "json",
+        ).stdout
+    )  # fmt: skip
+    flagged = set(data["flagged_metrics"])
+    assert {"staleness.blocker", "blocked_requests"} <= flagged
+    for name in flagged:
+        assert f"`{name}`" in done.stdout
+    assert "recall.blocker" not in flagged
+
+
+def test_truncation_regresses_against_soba_capsules(blocker_sweep):
+    _, jobs = blocker_sweep
+    done = cli("compare", str(jobs["soba-0.6.14"]), str(jobs["truncation"]), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    assert {t["key"]: t["cand"] for t in data["tested"]}["strategy"] == "truncation"
+    flagged = set(data["flagged_metrics"])
+    # what the model sees without the capsule: the dropped head's decisions, blockers, files
+    assert {"recall", "recall.decision", "recall.blocker", "recall.file_read"} <= flagged
+    by_name = {d["metric"]: d for d in data["deltas"]}
+    assert by_name["capsule_recall"]["delta"] is None  # truncation writes no capsule
+    # truncation never refuses a request: better, so not flagged
+    assert by_name["blocked_requests"]["delta"] < 0 and "blocked_requests" not in flagged
+
+
+def test_improvements_do_not_fail_the_gate(blocker_sweep):
+    _, jobs = blocker_sweep
+    done = cli(
+        "compare", str(jobs["soba-0.6.14"]), str(jobs["soba-0.6.14+newest-blockers"]),
+        "--metric", "staleness.blocker", "--metric", "blocked_requests", "--format", "json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    by_name = {d["metric"]: d for d in data["deltas"]}
+    assert by_name["staleness.blocker"]["delta"] < 0  # better: fewer stale blockers
+    assert by_name["blocked_requests"]["delta"] < 0
+    assert data["verdict"] == "ok"
+
+
+def test_a_generous_max_drop_lets_the_drop_pass(blocker_sweep):
+    _, jobs = blocker_sweep
+    args = [str(jobs["soba-0.6.14+newest-blockers"]), str(jobs["soba-0.6.14"])]
+    strict = cli("compare", *args, "--metric", "staleness.blocker")
+    assert strict.returncode == 1
+    loose = cli("compare", *args, "--metric", "staleness.blocker", "--max-drop", "0.5")
+    assert loose.returncode == 0, loose.stdout
+    assert "no regression" in loose.stdout
+
+
+def test_bad_input_exits_2_with_a_message(blocker_sweep, tmp_path):
+    sweep, jobs = blocker_sweep
+    unknown = cli("compare", str(sweep), str(sweep), "--metric", "recall.blockers")
+    assert unknown.returncode == 2
+    assert "unknown compare metric 'recall.blockers'" in unknown.stderr
+    assert "recall.blocker," in unknown.stderr  # the valid names are listed
+    bad_drop = cli("compare", str(sweep), str(sweep), "--max-drop", "lots")
+    assert bad_drop.returncode == 2 and "--max-drop" in bad_drop.stderr
+    (tmp_path / "empty").mkdir()
+    empty = cli("compare", str(sweep), str(tmp_path / "empty"))
+    assert empty.returncode == 2 and "run.json" in empty.stderr
+    # CAND's jobs differ in a setting that varies within the side: nothing pairs
+    for n, folder in enumerate(jobs.values()):
+        record = json.loads((folder / "run.json").read_text())
+        record["variant"] = f"other-{n}"
+        (tmp_path / "other" / str(n)).mkdir(parents=True)
+        (tmp_path / "other" / str(n) / "run.json").write_text(json.dumps(record))
+    unpaired = cli("compare", str(sweep), str(tmp_path / "other"))
+    assert unpaired.returncode == 2 and "no config pairs" in unpaired.stderr

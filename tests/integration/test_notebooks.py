@@ -1,0 +1,94 @@
+"""The research notebooks: stored without outputs, and each one executes top to bottom with
+nbclient on a kernel of this interpreter (nothing registered globally), producing its figures.
+Each runs its own small sweep into a temporary results folder (SOBA_BENCH_RESULTS)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+# notebook -> how many figures it must display
+FIGURES = {"threshold_tuning": 3, "prompt_regression": 2, "strategy_comparison": 3}
+
+
+def _kernel_manager(tmp_path: Path):
+    """A kernel manager whose only kernelspec runs ipykernel in this interpreter, from a
+    private kernelspec folder (no user or system kernelspec is read or written)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    spec_dir = tmp_path / "kernels" / "python3"
+    spec_dir.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    spec = {"argv": argv, "display_name": "soba-bench", "language": "python"}
+    (spec_dir / "kernel.json").write_text(json.dumps(spec))
+    specs = KernelSpecManager(kernel_dirs=[str(spec_dir.parent)], ensure_native_kernel=False)
+    return KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+
+
+def _outputs(notebook) -> list[dict]:
+    return [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+
+
+def test_every_notebook_is_listed():
+    assert sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")) == sorted(FIGURES)
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_stored_notebooks_have_no_outputs(name):
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    nbformat.validate(notebook)
+    assert notebook.nbformat == 4
+    assert notebook.metadata["kernelspec"]["name"] == "python3"
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert code and all(c.outputs == [] and c.execution_count is None for c in code)
+    assert sum(c.cell_type == "markdown" for c in notebook.cells) >= 3  # the story
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_notebook_executes_and_draws_its_figures(name, tmp_path, monkeypatch):
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("SOBA_BENCH_RESULTS", str(tmp_path / "results"))
+    monkeypatch.delenv("SOBA_BENCH_RECOMMENDATION", raising=False)
+    monkeypatch.setenv("MPLBACKEND", "agg")  # inline is set by the notebook itself
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    client = NotebookClient(
+        notebook, km=_kernel_manager(tmp_path), timeout=300, resources={"metadata": {}}
+    )
+    client.execute()  # raises CellExecutionError on the first failing cell
+    outputs = _outputs(notebook)
+    assert not [o for o in outputs if o.output_type == "error"]
+    images = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert len(images) >= FIGURES[name]
+    assert (tmp_path / "results" / name).is_dir()  # the sweep went where it was told
+    text = "".join(o.get("text", "") + o.get("data", {}).get("text/markdown", "") for o in outputs)
+    if name == "prompt_regression":
+        assert "exit status of `soba-bench compare`: 1" in text
+        assert "staleness.blocker" in text and "blocked_requests" in text
+    if name == "threshold_tuning":
+        assert "no recommendation to show" in text
+
+
+@pytest.mark.notebooks
+def test_threshold_notebook_shows_a_recommendation_file(tmp_path, monkeypatch):
+    from nbclient import NotebookClient
+
+    recommendation = tmp_path / "recommendation.json"
+    recommendation.write_text(json.dumps({"engine": {"keepRecentTokens": 8000}}))
+    monkeypatch.setenv("SOBA_BENCH_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("SOBA_BENCH_RECOMMENDATION", str(recommendation))
+    notebook = nbformat.read(NOTEBOOKS / "threshold_tuning.ipynb", as_version=4)
+    last = notebook.cells[-1]
+    assert "SOBA_BENCH_RECOMMENDATION" in last.source
+    # only the setup cell and the last one: the recommendation cell stands alone
+    notebook.cells = [notebook.cells[1], last]
+    NotebookClient(notebook, km=_kernel_manager(tmp_path), timeout=120).execute()
+    shown = json.dumps([o.get("data", {}) for o in last.outputs])
+    assert "keepRecentTokens" in shown and "8000" in shown
