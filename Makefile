@@ -15,11 +15,12 @@ $(VENV)/.run-deps: pyproject.toml | $(BIN)/python
 
 $(VENV)/.test-deps: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	sh scripts/ensure-chromium.sh
 	touch $@ $(VENV)/.run-deps
 
 ## Install and run the main job on the embedded default corpus (no network, no API key).
 run: $(VENV)/.run-deps
-	$(BIN)/soba-bench run
+	$(BIN)/soba-bench main-job
 
 ## Install the test dependencies and run the whole suite (lint included, every tier).
 ## pytest exits 5 when it collected no tests: that is a failure here, not a pass.

@@ -97,7 +97,7 @@ def test_summarizer_group_offers_every_registered_summarizer():
 
 def test_unknown_names_list_the_valid_ones():
     config = compose_config(["strategy.name=masking"])
-    with pytest.raises(Exception, match="valid names: soba"):
+    with pytest.raises(Exception, match="valid names: hybrid, none, observation_masking, soba"):
         JobSpec.from_config(config)
 
 
@@ -112,7 +112,10 @@ def test_named_sweeps_and_experiments_declare_grids():
             params = data["hydra"]["sweeper"]["params"]
             assert params and data["sweep"]["name"] == name
             for key in params:
-                assert key in ("engine", "variant") or key.removeprefix("engine.") in SOBA_KEYS
+                assert (
+                    key in ("engine", "variant", "strategy")
+                    or key.removeprefix("engine.") in SOBA_KEYS
+                )
 
 
 def test_job_key_ignores_locations_but_not_settings():
