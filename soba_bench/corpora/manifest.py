@@ -14,6 +14,7 @@ from soba_bench.errors import InputError
 
 MANIFEST_NAME = "manifest.json"
 SCHEMA_VERSION = 1
+NAME_MAX = 255  # bytes in one file name on Linux and macOS file systems
 
 
 @dataclass(frozen=True)
@@ -65,16 +66,26 @@ def _contained(key: str, value: str, path: Path) -> str:
     parts = value.replace("\\", "/").split("/")
     unencodable = value.encode("utf-8", "surrogatepass") != value.encode("utf-8", "replace")
     bad = value.startswith(("/", "\\")) or "\0" in value or unencodable
-    if bad or any(p in ("", ".", "..") for p in parts):
+    # Each part becomes a file or folder name; past the file system's limit every use fails.
+    too_long = any(len(p.encode("utf-8", "replace")) > NAME_MAX for p in parts)
+    if bad or too_long or any(p in ("", ".", "..") for p in parts):
         raise InputError(
             "corpus manifest path or name is not a safe relative path inside the corpus",
             path=str(path),
             field=key,
             value=value,
             has_value=True,
-            expected="a relative path without '.', '..' or empty parts",
+            expected=f"a relative path without '.', '..' or empty parts, each part at most "
+            f"{NAME_MAX} bytes",
         )
     return value
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # pathlib only hides "missing"; a name the OS rejects is missing too
+        return False
 
 
 def _size(item: dict, index: int, path: Path) -> int:
@@ -130,7 +141,7 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
         session_path = root / file
         expected = _require(item, "sha256", str, path)
         if verify:
-            if not session_path.is_file():
+            if not _is_file(session_path):
                 raise InputError(
                     "corpus session file is missing",
                     path=str(session_path),

@@ -154,6 +154,10 @@ def test_a_model_echoing_hostile_content_ends_in_a_capsule_or_fallback(base_line
         ("sessions[0].file", "../outside.jsonl"),
         ("sessions[0].file", "/etc/hostname"),
         ("sessions[0].file", "sessions\\..\\..\\x.jsonl"),
+        # Past the file system's name limit every open fails with an OSError, not ENOENT.
+        ("name", "x" * 256),
+        ("sessions[0].name", "x" * 5000),
+        ("sessions[0].file", "sessions/" + "x" * 5000),
     ],
 )
 def test_corpus_names_and_files_cannot_leave_the_corpus(tmp_path, field, value):
