@@ -163,11 +163,19 @@ def skip_rates(rs: RunSet) -> Figure | None:
     return fig
 
 
+# Summarizer names of jobs that call no model ("none": a rival strategy without capsules).
+NO_MODEL_SUMMARIZERS = ("deterministic", "none")
+
+
 def fallback_vs_timeout(rs: RunSet) -> Figure | None:
     """Degraded (fallback) rate of attempts against timeoutMs, one line per summarizer and
     strategy; None when no job ran a model summarizer."""
     a = rs.attempts
-    if a.empty or "summarizer" not in a.columns or (a["summarizer"] == "deterministic").all():
+    if a.empty or "summarizer" not in a.columns:
+        return None
+    # Jobs without a model cannot fall back; their flat zero lines would only crowd the legend.
+    a = a[~a["summarizer"].isin(NO_MODEL_SUMMARIZERS)]
+    if a.empty:
         return None
     frame = a.assign(fallback=fallback_kind(a))
     jobs = rs.jobs.set_index("job_id")

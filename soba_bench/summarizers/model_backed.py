@@ -196,7 +196,7 @@ def local_summarizer(
     extra = {
         "localModel": local.title,
         "modelSha256": local.sha256,
-        "server": "started" if started else "given",
+        "server": "on-demand" if started else "given",  # on-demand: started on first cache miss
         "nCtx": n_ctx,
     }
     return _spec(

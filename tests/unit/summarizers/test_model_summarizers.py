@@ -128,7 +128,7 @@ def test_local_summarizer_records_the_model_and_starts_nothing_until_needed():
     spec = build_summarizer("local", cache="off")
     assert spec.details["model"] == "qwen2.5-coder-0.5b"
     assert spec.details["modelSha256"].startswith("1d9614638d18")
-    assert spec.details["endpoint"] == "http://127.0.0.1" and spec.details["server"] == "started"
+    assert spec.details["endpoint"] == "http://127.0.0.1" and spec.details["server"] == "on-demand"
     assert spec.details["temperature"] == 0.0 and spec.details["seed"] == 0
     assert spec.prompt_id == load_prompt().prompt_id
     assert model_backed._SERVERS == {}
