@@ -81,6 +81,7 @@ def replayed(tmp_path_factory):
 
 
 def scores(replayed, **probe):
+    probe.setdefault("strategies", ("soba",))  # one input per moment keeps the model calls few
     config = ScoreConfig(scorers=("probes",), probes=ProbeConfig(**probe))
     return score_replay("tiny", replayed, TRUTH, config)
 

@@ -32,7 +32,8 @@ class ProbeConfig:
     api_key_env: str | None = None
     max_answer_tokens: int = 160
     timeout_s: float = 900.0
-    strategies: tuple[str, ...] = ("soba",)  # "soba" and/or comparison strategies
+    # SOBA's input and the comparison views at the same moments, as configs/scorer/probes.yaml
+    strategies: tuple[str, ...] = ("soba", "none", "truncation", "observation_masking")
 
     def __post_init__(self) -> None:
         from soba_bench.scoring.probes.answerers import ANSWERERS
