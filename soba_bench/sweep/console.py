@@ -79,12 +79,23 @@ def format_scores(scoring: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def soba_recall(scoring: dict[str, Any] | None) -> float | None:
-    """The corpus mean recall of SOBA's capsules (capsule moments), if scored."""
+def _corpus_recall(scoring: dict[str, Any] | None, key: tuple[str, str, str]) -> float | None:
     for row in (scoring or {}).get("corpus", ()):
-        if (row["strategy"], row["view"], row["moment"]) == ("soba", "capsule", "capsules"):
+        if (row["strategy"], row["view"], row["moment"]) == key:
             return row.get("recall")
     return None
+
+
+def soba_recall(scoring: dict[str, Any] | None) -> float | None:
+    """The corpus mean recall of SOBA's capsules (capsule moments), if scored."""
+    return _corpus_recall(scoring, ("soba", "capsule", "capsules"))
+
+
+def input_recall(record: dict[str, Any]) -> float | None:
+    """The corpus mean recall of the job's own post-compaction model input (capsule moments):
+    the number that compares across strategies, capsule-free ones included."""
+    strategy = record.get("strategy") or "soba"
+    return _corpus_recall(record.get("scoring"), (strategy, "input", "capsules"))
 
 
 def job_line(job_id: str, status: str, record: dict[str, Any] | None, note: str = "") -> str:
@@ -102,6 +113,9 @@ def job_line(job_id: str, status: str, record: dict[str, Any] | None, note: str 
     ]
     if recall is not None:
         parts.append(f"recall {recall:.3f}")
+    own = input_recall(record)
+    if own is not None:
+        parts.append(f"input recall {own:.3f}")
     wall = record.get("timings", {}).get("wallSeconds")
     if status == "complete" and wall is not None:
         parts.append(f"{wall:.1f} s")
