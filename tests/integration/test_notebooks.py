@@ -11,6 +11,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from soba_bench.tune import load_recommendation
+from tests.integration.sweeps import cli
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 # notebook -> how many figures it must display
 FIGURES = {"threshold_tuning": 3, "prompt_regression": 2, "strategy_comparison": 3}
@@ -80,15 +83,29 @@ def test_notebook_executes_and_draws_its_figures(name, tmp_path, monkeypatch):
 def test_threshold_notebook_shows_a_recommendation_file(tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
-    recommendation = tmp_path / "recommendation.json"
-    recommendation.write_text(json.dumps({"engine": {"keepRecentTokens": 8000}}))
+    # A real (small) tuning run's output folder, as `soba-bench tune` writes it.
+    tuned = tmp_path / "tune"
+    done = cli(
+        "tune",
+        "corpus=synthetic-small",
+        "search.trials=4",
+        "report.resamples=100",
+        "--out",
+        str(tuned),
+        f"paths.cache_dir={tmp_path}",
+    )
+    assert done.returncode == 0, done.stderr
+    rec = load_recommendation(tuned)
+    assert rec.engine is not None
     monkeypatch.setenv("SOBA_BENCH_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("SOBA_BENCH_RECOMMENDATION", str(recommendation))
+    monkeypatch.setenv("SOBA_BENCH_RECOMMENDATION", str(tuned))
     notebook = nbformat.read(NOTEBOOKS / "threshold_tuning.ipynb", as_version=4)
     last = notebook.cells[-1]
     assert "SOBA_BENCH_RECOMMENDATION" in last.source
     # only the setup cell and the last one: the recommendation cell stands alone
     notebook.cells = [notebook.cells[1], last]
     NotebookClient(notebook, km=_kernel_manager(tmp_path), timeout=120).execute()
+    text = "".join(o.get("text", "") for o in last.outputs)
+    assert "run it with: soba-bench run " + " ".join(rec.overrides()) in text
     shown = json.dumps([o.get("data", {}) for o in last.outputs])
-    assert "keepRecentTokens" in shown and "8000" in shown
+    assert "recommended, search" in shown and "baseline, heldOut" in shown
