@@ -9,8 +9,10 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.local_http import LocalHTTP
 
 VALID_STATE = {
     "goal": "Finish the refactoring",
@@ -66,7 +68,7 @@ BODIES: dict[str, tuple[int, bytes]] = {
 FAULTS = [f for f in BODIES if f != "ok"] + ["hang", "drop"]
 
 
-class FaultServer:
+class FaultServer(LocalHTTP):
     """``with FaultServer(lambda n: "http-500") as srv: srv.base_url``."""
 
     def __init__(
@@ -127,21 +129,4 @@ class FaultServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def base_url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def __enter__(self) -> FaultServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._serve(Handler)

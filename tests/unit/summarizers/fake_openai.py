@@ -8,8 +8,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.local_http import LocalHTTP
 
 
 @dataclass
@@ -39,7 +41,7 @@ def completion(text: str, finish_reason: str = "stop") -> dict[str, Any]:
     }
 
 
-class FakeOpenAI:
+class FakeOpenAI(LocalHTTP):
     """``with FakeOpenAI([Step(503), Step(text="...")]) as srv: srv.base_url``. After the
     script, ``default`` answers (a Step, or a function of the request body)."""
 
@@ -88,21 +90,4 @@ class FakeOpenAI:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def base_url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def __enter__(self) -> FakeOpenAI:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._serve(Handler)
