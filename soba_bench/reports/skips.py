@@ -53,6 +53,9 @@ REASON_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^No reclaimable session history before a safe compaction boundary", NOTHING_BEFORE),
     (r"^No items to compact", NOTHING_BEFORE),
     (r"^Empty session", NOTHING_BEFORE),
+    # observation_masking's equivalents: no unmasked tool output is left before the kept ones.
+    (r"^At most \d+ tool outputs: nothing to mask", NOTHING_BEFORE),
+    (r"^Every tool output but the newest \d+ is already masked", NOTHING_BEFORE),
     (r"already attempted for this turn", ONCE_PER_TURN),
     (r"^(Auto-compact|Milestone compact) disabled", AUTO_DISABLED),
 )
