@@ -14,6 +14,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from soba_bench.sqlite_wal import enable_wal
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS counts (
     meter TEXT NOT NULL,
@@ -39,7 +41,7 @@ class CountStore:
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
-        conn.execute("PRAGMA journal_mode=WAL")
+        enable_wal(conn, BUSY_TIMEOUT_S)
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute(_SCHEMA)
         return conn

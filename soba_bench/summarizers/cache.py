@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import ConfigError, HarnessFault, UnknownNameError
+from soba_bench.sqlite_wal import enable_wal
 
 SCHEMA_VERSION = 1
 READ_WRITE, READ_ONLY, OFF = "read-write", "read-only", "off"
@@ -107,7 +108,7 @@ class ResponseCache:
                 self.path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
             )
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            enable_wal(conn, BUSY_TIMEOUT_MS / 1000)
             with conn:
                 conn.executescript(_SCHEMA)
                 conn.execute(

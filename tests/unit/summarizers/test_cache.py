@@ -132,3 +132,27 @@ def test_two_processes_writing_at_once(tmp_path: Path):
         for w in (1, 2):
             got = cache.get(request_key("m", {"n": i, "worker": w}))
             assert got == CachedReply(f"w{w}", float(i))
+
+
+def _create_and_put(path: str, start, i: int) -> None:
+    start.wait(10)
+    cache = ResponseCache(path)
+    cache.put(request_key("m", {"i": i}), "m", {"i": i}, CachedReply("x", 1.0))
+    cache.close()
+
+
+def test_many_processes_creating_one_new_cache_at_once(tmp_path: Path):
+    # Switching a brand-new file to WAL under contention made SQLite answer "database is
+    # locked" at once (no busy wait): about one round in ten lost a worker before the fix.
+    ctx = multiprocessing.get_context("fork")
+    for round_ in range(40):
+        path = str(tmp_path / f"c{round_}.sqlite")
+        start = ctx.Event()
+        procs = [ctx.Process(target=_create_and_put, args=(path, start, i)) for i in range(6)]
+        for p in procs:
+            p.start()
+        start.set()
+        for p in procs:
+            p.join(30)
+        assert [p.exitcode for p in procs] == [0] * 6, f"round {round_}"
+        assert len(ResponseCache(path, "read-only")) == 6
