@@ -45,7 +45,7 @@ def session_table(scores: SessionScores) -> list[dict[str, Any]]:
         table.append(
             {
                 "session": scores.session,
-                "strategy": "soba",
+                "strategy": scores.quality[0].get("strategy", "soba"),
                 "view": "soba_quality",
                 "moment": "capsules",
                 "points": len(scores.quality),

@@ -146,6 +146,7 @@ def score_replay(
             out.quality.append(
                 {
                     "session": session_name,
+                    "strategy": label,  # "hybrid" writes SOBA capsules too
                     "generation": generation,
                     "checkpointId": capsule.get("checkpointId"),
                     "point": point,

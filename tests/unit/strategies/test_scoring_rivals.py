@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from soba_bench.scoring.aggregate import session_table
 from soba_bench.scoring.runner import truth_for
 from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
@@ -57,3 +58,14 @@ def test_failure_detectors_run_on_rival_traces():
     truncation = run("truncation", session, small_engine())
     scores = score_replay("s", truncation.entries, None, None, truncation.check_lines())
     assert scores.checked["tool_boundary_violation"] and not scores.findings
+
+
+def test_hybrid_capsules_are_scored_by_soba_quality_under_the_hybrid_name():
+    session = read_session(SESSION)
+    # A tail of 1 observation leaves masking short of the soft limit: SOBA's capsule follows.
+    trace = run("hybrid", session, small_engine(keepRecentTokens=3000), keep_observations=1)
+    assert trace.capsules, "the hybrid was meant to write SOBA capsules here"
+    scores = score_replay("s", trace.entries, truth_for(Path(SESSION)), None, trace.check_lines())
+    assert scores.quality and {q["strategy"] for q in scores.quality} == {"hybrid"}
+    rows = [r for r in session_table(scores) if r["view"] == "soba_quality"]
+    assert [r["strategy"] for r in rows] == ["hybrid"]
