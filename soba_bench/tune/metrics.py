@@ -63,7 +63,7 @@ _declare("soba_quality_pass_rate", "share of capsules passing SOBA's 0.9", True,
 _declare("refused", "requests refused by the barrier", False, "count", "sum")
 _declare("overflows", "simulated provider context overflows", False, "count", "sum")
 _declare("blocked_forever", "sessions where blocker saturation fired", False, "count", "sum")
-_declare("degraded_rate", "share of completed attempts that were degraded", False, "ratio", "mean")
+_declare("degraded_rate", "completed attempts with a fallback capsule", False, "ratio", "mean")
 _declare("failed_rate", "share of attempts that failed", False, "ratio", "mean")
 _declare("skip_rate", "share of attempts skipped by the ROI checks", False, "ratio", "mean")
 _declare("attempts", "compaction attempts", False, "count", "sum")
@@ -114,6 +114,19 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _fallback_rate(completed: list[dict[str, Any]], summarizer: str | None) -> float | None:
+    """Share of completed attempts whose capsule is a fallback (timeout or model error), by
+    the report's rule (reports.skips.fallback_kind), so tune and the report agree on it."""
+    if not completed:
+        return None
+    import pandas as pd
+
+    from soba_bench.reports.skips import fallback_kind
+
+    frame = pd.DataFrame(completed).assign(summarizer=summarizer)
+    return float(fallback_kind(frame).notna().mean())
+
+
 def session_metrics(folder: Path) -> SessionMetrics:
     """Every tuning metric of every session of a complete job folder."""
     layout = RunLayout(Path(folder))
@@ -134,6 +147,7 @@ def session_metrics(folder: Path) -> SessionMetrics:
         if row.get("detector") == "blocked_forever"
     }
     scored = bool(scores)
+    summarizer = (record.get("summarizer") or {}).get("name")
     out: SessionMetrics = {}
     for row in layout.read_sessions():
         name = row["session"]
@@ -156,9 +170,7 @@ def session_metrics(folder: Path) -> SessionMetrics:
             "refused": float(row.get("blocked", 0)),
             "overflows": float(overflows),
             "blocked_forever": (1.0 if name in stuck else 0.0) if scored else None,
-            "degraded_rate": _ratio(
-                sum(1 for x in completed if x.get("quality") == "degraded"), len(completed)
-            ),
+            "degraded_rate": _fallback_rate(completed, summarizer),
             "failed_rate": _ratio(
                 sum(1 for x in attempts if x["outcome"] == "failed"), len(attempts)
             ),
