@@ -108,7 +108,7 @@ def _quality(scores_dir: Path) -> list[dict[str, Any]]:
         base = {
             "session": row.get("session"),
             "scorer": "soba_quality",
-            "strategy": "soba",
+            "strategy": row.get("strategy", "soba"),  # the hybrid writes SOBA capsules too
             "view": "capsule",
             "moment": "capsules",
         }

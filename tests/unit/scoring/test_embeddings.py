@@ -74,18 +74,38 @@ def test_a_model_file_that_is_not_the_pinned_one_is_refused(tmp_path):
         Embedder(model=fake)
 
 
-def test_score_with_the_embedding_matcher_from_the_command_line(tmp_path, capsys):
+def test_score_with_the_embedding_matcher_from_the_command_line(tmp_path, capsys, monkeypatch):
     from soba_bench.cli.main import main
+    from soba_bench.scoring import embeddings
     from tests.builders import REPO
 
+    calls = []  # the option must reach the matcher: count the embedding comparisons
+    real = embeddings.best_similarity
+    monkeypatch.setattr(
+        embeddings, "best_similarity", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+
     tiny = REPO / "corpora" / "synthetic-tiny"
-    assert main(["run", "--corpus", str(tiny), "--results", str(tmp_path / "r"), "--no-score"]) == 0
+    # The local-model experiment's small window, so capsules drop prose the matcher must judge.
+    window = [
+        "contextWindow=6000",
+        "maxOutputTokens=1024",
+        "safetyReserveTokens=1000",
+        "systemPromptTokens=500",
+        "toolSchemaTokens=500",
+        "keepRecentTokens=1500",
+        "minTokensForAutoCompact=2000",
+    ]
+    run = ["run", "--corpus", str(tiny), "--results", str(tmp_path / "r"), "--no-score"]
+    assert main([*run, *window]) == 0
     (run_dir,) = (tmp_path / "r").iterdir()
     capsys.readouterr()
     args = ["score", str(run_dir), "--scorer", "retention", "--json"]
     assert main([*args, "--out", str(tmp_path / "fuzzy")]) == 0
     fuzzy = json.loads(capsys.readouterr().out)["corpus"]
+    assert calls == []  # fuzzy never embeds
     assert main([*args, "--prose-matcher", "embedding", "--out", str(tmp_path / "emb")]) == 0
+    assert calls, "--prose-matcher embedding did not use the embedding model"
     embedded = json.loads(capsys.readouterr().out)["corpus"]
     assert [r["strategy"] for r in embedded] == [r["strategy"] for r in fuzzy]
     assert all(r["recall"] is not None for r in embedded)

@@ -8,7 +8,7 @@ import pytest
 
 from soba_bench.engine.config import build_engine_config
 from soba_bench.session import read_session
-from tests.builders import REPO
+from tests.builders import REPO, assistant, chain, function_call, function_output, session_of, user
 from tests.unit.strategies.helpers import METER, moment_inputs, run, small_engine, tool_session
 
 RIVALS = ("observation_masking", "truncation", "none", "hybrid")
@@ -98,3 +98,37 @@ def test_every_rival_walks_the_session_like_soba(rival):
     if rival != "none":
         assert other.barriers[first].attempt["trigger"] == soba.barriers[first].attempt["trigger"]
         assert other.config_line["replayStrategy"] == rival
+
+
+def _big_request_session():
+    """Ten turns with 2,000-character tool outputs, then a ~17k-token user message: the
+    barrier before it is over the hard limit, and masking the old outputs is worth SOBA's ROI
+    but leaves the input above the soft limit."""
+    items = []
+    for t in range(10):
+        items += [
+            user(f"task {t}"),
+            function_call(f"c{t}", "read_file", "{}"),
+            function_output(f"c{t}", f"OUT-{t} " + "x" * 2000),
+            assistant(f"done {t}"),
+        ]
+    items += [user("spec " + "w" * 60000), assistant("ok")]
+    return session_of(chain(items))
+
+
+def test_hybrid_capsules_where_masking_pays_but_stays_over_the_soft_limit():
+    session = _big_request_session()
+    (masked,) = run("observation_masking", session, small_engine(), keep_observations=1).attempts
+    assert masked["outcome"] == "completed" and masked["tokensAfter"] >= masked["softLimit"]
+    (mine,) = run("hybrid", session, small_engine(), keep_observations=1).attempts
+    assert mine["entryIndex"] == masked["entryIndex"]
+    assert mine["outcome"] == "completed" and mine["strategy"] == "deterministic"
+    assert mine["tokensAfter"] < masked["tokensAfter"]
+
+
+def test_hybrid_with_nothing_to_mask_is_sobas_attempt():
+    session = _big_request_session()
+    (mine,) = run("hybrid", session, small_engine(), keep_observations=50).attempts
+    (soba,) = run("soba", session, small_engine()).attempts
+    for key in ("entryIndex", "outcome", "strategy", "tokensAfter", "firstKeptEntryId"):
+        assert mine[key] == soba[key], key
