@@ -18,7 +18,7 @@ from soba_bench.errors import UnknownNameError
 _WORD = re.compile(r"[^\W_]+(?:[._/-][^\W_]+)*")
 # Path-like runs: dots, slashes, tildes and dashes included, so ".env.local" and
 # "~/x/y.ts" are found whole; trailing sentence punctuation is stripped afterwards.
-_PATHISH = re.compile(r"[\w.~/@+-]+")
+PATH_TOKEN = re.compile(r"[\w.~/@+-]+")  # a path-like run of characters (also used by probes)
 _SPACE = re.compile(r"\s+")
 STOPWORDS = frozenset(
     [
@@ -143,7 +143,7 @@ class TextIndex:
         # Only runs that look like paths (a slash or a dot) need normalising.
         return frozenset(
             normalize_path(w.rstrip(".,:;"))
-            for w in _PATHISH.findall(self.text)
+            for w in PATH_TOKEN.findall(self.text)
             if "/" in w or "." in w
         )
 

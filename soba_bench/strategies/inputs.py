@@ -20,7 +20,8 @@ from typing import Any
 from soba_bench.session import entries as E
 from soba_bench.session.capsule_text import capsule_input_items
 from soba_bench.session.entries import Entry
-from soba_bench.strategies.rival_branch import is_output, masked_item
+from soba_bench.strategies.rival_branch import is_output
+from soba_bench.summarizers.baselines import mask_output
 
 COMPLETED = "completed"
 SOBA = "soba"
@@ -102,7 +103,7 @@ def rival_input(branch: Sequence[Entry], state: dict[str, Any]) -> list[dict[str
         dropped = state.get(DROPPED_THROUGH)
         start = position[dropped] + 1 if dropped in position else 0
     tail = [
-        masked_item(e.item) if index <= masked and is_output(e.item) else e.item
+        mask_output(e.item) if index <= masked and is_output(e.item) else e.item
         for index, e in enumerate(branch[start:], start=start)
         if e.item is not None
     ]

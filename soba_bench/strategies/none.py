@@ -19,7 +19,7 @@ from soba_bench.engine import outcome as O
 from soba_bench.engine.attempt import AttemptContext
 from soba_bench.engine.controller import BarrierResult
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
-from soba_bench.replay.trace import BarrierRecord, ReplayTrace
+from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session.model import Session
 from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
 from soba_bench.strategies.rival import RivalManager, RivalReplayer, replay_rival, strategy_params
@@ -53,26 +53,13 @@ class NoneReplayer(RivalReplayer):
         overflow = snap.effectiveTokens + self.config.maxOutputTokens > self.config.contextWindow
         self.overflow_requests += overflow
         self.over_hard_limit += snap.effectiveTokens > snap.hardLimit
-        self.max_effective = max(self.max_effective, snap.effectiveTokens)
         self.inputs_pending = False
         if overflow:
             self.turn_errors += 1
-        self.trace.barriers.append(
-            BarrierRecord(
-                index,
-                before_id,
-                flush,
-                self.turn,
-                pending,
-                snap.effectiveTokens,
-                snap.source,
-                snap.hardLimit,
-                self.engine.manager.policy.soft_limit(snap),
-                not overflow,
-            )
-        )
+        result = BarrierResult(not overflow, False, snapshot=snap)
+        self._record(index, before_id, flush, pending, result, 0, 0.0)
         self._budget_update()
-        return BarrierResult(not overflow, False, snapshot=snap)
+        return result
 
     def _finish(self, replay_ms: float) -> ReplayTrace:
         trace = super()._finish(replay_ms)

@@ -19,12 +19,7 @@ from typing import Any
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
-from soba_bench.summarizers.baselines import BaselineContext, observation_masking
-
-
-def masked_item(item: dict[str, Any]) -> dict[str, Any]:
-    """A tool output as observation masking sends it (the scoring-time view's transform)."""
-    return observation_masking([item], BaselineContext(None, lambda _: 0, 0))[0]
+from soba_bench.summarizers.baselines import mask_output
 
 
 def is_output(item: dict[str, Any] | None) -> bool:
@@ -63,7 +58,7 @@ class RivalBranch(LiveBranch):
         deltas: dict[int, int] = {}
         for index in indexes:
             old = self.entries[index]
-            item = masked_item(old.item)
+            item = mask_output(old.item)
             self.originals.setdefault(index, old)
             self.entries[index] = Entry(old.kind, {**old.data, "item": item}, old.line)
             deltas[index] = self.meter.count_item(item) - self.item_tokens(index)
@@ -87,7 +82,7 @@ class RivalBranch(LiveBranch):
     def masked_saving(self, indexes: list[int]) -> int:
         """Tokens masking ``indexes`` would save (without masking them)."""
         return sum(
-            self.item_tokens(i) - self.meter.count_item(masked_item(self.entries[i].item))
+            self.item_tokens(i) - self.meter.count_item(mask_output(self.entries[i].item))
             for i in indexes
         )
 

@@ -50,16 +50,17 @@ def truncation(items: Items, ctx: BaselineContext) -> Items:
     return [i for i in kept if i.get("type") not in E.OUTPUT_TYPES or i.get("call_id") in calls]
 
 
+def mask_output(item: dict[str, Any]) -> dict[str, Any]:
+    """A tool output as masking sends it: the placeholder, no exit code."""
+    item = {**item, "output": MASK_TEXT}
+    item.pop("exit_code", None)
+    return item
+
+
 def observation_masking(items: Items, ctx: BaselineContext) -> Items:
     outputs = [n for n, i in enumerate(items) if i.get("type") in E.OUTPUT_TYPES]
     masked = set(outputs[: max(0, len(outputs) - ctx.keep_observations)])
-    out: Items = []
-    for n, item in enumerate(items):
-        if n in masked:
-            item = {**item, "output": MASK_TEXT}
-            item.pop("exit_code", None)
-        out.append(item)
-    return out
+    return [mask_output(item) if n in masked else item for n, item in enumerate(items)]
 
 
 BASELINES: Registry[Callable[[Items, BaselineContext], Items]] = Registry("comparison strategy")

@@ -177,7 +177,6 @@ class ChatClient:
         import openai
 
         client = self._openai()
-        request = _utf8_safe(request)
         started = time.monotonic()
         attempt = 0
         while True:
@@ -246,18 +245,13 @@ class ChatClient:
         return ChatReply(text, latency_ms, finish, usage)
 
 
-def _utf8_safe(value: Any) -> Any:
-    """``value`` with lone surrogates (from a transcript) as U+FFFD. SOBA's JSON.stringify
+def _utf8_safe(text: str) -> str:
+    """``text`` with lone surrogates (from a transcript) as U+FFFD. SOBA's JSON.stringify
     sends them as ``\\udXXX`` escapes, which a UTF-8 server can only decode as U+FFFD; the
     openai package would raise UnicodeEncodeError instead, a local failure that SOBA's
-    fallback would silently turn into a degraded capsule."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [_utf8_safe(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _utf8_safe(v) for k, v in value.items()}
-    return value
+    fallback would silently turn into a degraded capsule. Applied where the request is built,
+    so the cache key hashes what is sent."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _brief(exc: Any) -> str:

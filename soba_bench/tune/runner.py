@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,21 +89,8 @@ class Evaluator:
         key = (side, tuple(sorted(params.items())))
         if key in self._done:
             prior = self._done[key]
-            return Trial(
-                number,
-                prior.label,
-                side,
-                dict(params),
-                prior.engine,
-                prior.status,
-                prior.evaluation,
-                prior.metrics,
-                prior.per_session,
-                prior.folder,
-                prior.job_key,
-                prior.error,
-                0.0,
-                repeat_of=prior.number,
+            return replace(
+                prior, number=number, params=dict(params), seconds=0.0, repeat_of=prior.number
             )
         trial = self._run(number, params, side, name)
         self._done[key] = trial

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,7 +117,7 @@ def write_side(corpora: tuple[Corpus, ...], sessions: tuple[str, ...], root: Pat
 
 def session_ids(corpora: tuple[Corpus, ...]) -> list[str]:
     ids = [f"{c.name}/{s.name}" for c in corpora for s in c.sessions]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    duplicates = sorted(i for i, n in Counter(ids).items() if n > 1)
     if duplicates:
         raise InputError(
             "two corpora give the same session id",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from soba_bench.scoring.match import content_words, normalize_command, normalize_path
+from soba_bench.scoring.match import PATH_TOKEN, content_words, normalize_command, normalize_path
 
 
 def _words(text: str) -> frozenset[str]:
@@ -20,7 +20,6 @@ EXTENSIONS = _words(
     "c cc cfg cjs conf cpp cs css csv env go h hpp html ini java js json jsx kt md mjs "
     "php py rb rs scss sh sql swift toml ts tsx txt vue xml yaml yml"
 )
-_PATHISH = re.compile(r"[\w.~/@+-]+")
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _JSON_COMMAND = re.compile(r'"(?:command|cmd)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 _LABELLED = re.compile(r"(?:verification command|command|run|ran)s?\s*:\s*(.+)", re.IGNORECASE)
@@ -49,7 +48,7 @@ def is_path(token: str) -> bool:
 def paths_in(text: str) -> list[str]:
     """Path-like tokens of ``text``, normalised, in order of first appearance."""
     out: dict[str, None] = {}
-    for token in _PATHISH.findall(text):
+    for token in PATH_TOKEN.findall(text):
         token = token.rstrip(".,:;)")
         if ("/" in token or "." in token) and is_path(token):
             out.setdefault(normalize_path(token), None)
