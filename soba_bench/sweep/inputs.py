@@ -21,9 +21,22 @@ def _files(corpora: tuple[Corpus, ...]) -> list[Path]:
     return out
 
 
-def hash_inputs(corpora: tuple[Corpus, ...]) -> dict[str, str | None]:
-    """sha256 of every input file by path (None: the file does not exist, e.g. no sidecar)."""
-    return {str(p): sha256_file(p) if p.is_file() else None for p in _files(corpora)}
+def hash_inputs(corpora: tuple[Corpus, ...], *, verified: bool = False) -> dict[str, str | None]:
+    """sha256 of every input file by path (None: the file does not exist, e.g. no sidecar).
+
+    ``verified``: the corpora were loaded with ``verify=True``, which has just hashed the
+    manifest and checked every session file against it; those digests are taken as they are
+    (so a change since loading is caught too) and only the sidecars are read here."""
+    known: dict[str, str] = {}
+    if verified:
+        for corpus in corpora:
+            known[str(corpus.root / MANIFEST_NAME)] = corpus.manifest_sha256
+            known.update((str(item.path), item.sha256) for item in corpus.sessions)
+    out: dict[str, str | None] = {}
+    for p in _files(corpora):
+        key = str(p)
+        out[key] = known[key] if key in known else sha256_file(p) if p.is_file() else None
+    return out
 
 
 def check_unchanged(before: dict[str, str | None], corpora: tuple[Corpus, ...]) -> int:

@@ -181,7 +181,8 @@ def _execute(
     config = spec.config
     meters = _meters(spec, config)
     before = {id(m): (m.hits, m.misses) for m in meters}
-    input_hashes = hash_inputs(spec.corpora)  # checked again before run.json
+    # JobSpec loads its corpora verified; checked again before run.json is written.
+    input_hashes = hash_inputs(spec.corpora, verified=True)
     strategy = get_strategy(spec.strategy)
     columns = {
         "jobId": ctx.job_id,

@@ -64,3 +64,13 @@ def test_a_job_whose_input_changes_while_it_runs_fails(tmp_path, tiny_corpus, mo
     assert error.startswith(f"{truth}: input file changed while the job ran"), error
     assert not (tmp_path / "j" / "run.json").read_text().count('"complete"')
     tally("input immutability", "changes detected")
+
+
+def test_verified_digests_are_the_files_own(tiny_corpus):
+    # A job takes the manifest and session digests its verified load computed; they must be
+    # exactly what hashing the files gives, or the after-check would fail every job.
+    from soba_bench.corpora.manifest import load_corpus
+    from soba_bench.sweep.inputs import hash_inputs
+
+    corpora = (load_corpus(tiny_corpus),)
+    assert hash_inputs(corpora, verified=True) == hash_inputs(corpora)
