@@ -182,15 +182,17 @@ def compare_runs(
     for pair in pairing.pairs:
         b_folder, c_folder = pair.base.folder, pair.cand.folder
         b_sessions, c_sessions = base_side.sessions(b_folder), cand_side.sessions(c_folder)
-        common = [s for s in b_sessions if s in set(c_sessions)]
+        in_cand = set(c_sessions)
+        common = [s for s in b_sessions if s in in_cand]
+        shared = set(common)
         infos.append(
             PairInfo(
                 pair.label,
                 pair.base.job_id,
                 pair.cand.job_id,
                 len(common),
-                tuple(s for s in b_sessions if s not in set(common)),
-                tuple(s for s in c_sessions if s not in set(common)),
+                tuple(s for s in b_sessions if s not in shared),
+                tuple(s for s in c_sessions if s not in shared),
             )
         )
         for metric in chosen:
