@@ -1,20 +1,23 @@
-# The two entry points named in README.md. Both create ./.venv on first use.
+# The two entry points named in README.md. Both create ./.venv on first use and install the
+# exact versions in constraints.txt (the lock; `make lock` refreshes it).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+PIP_VERSION := 26.3
+LOCK := constraints.txt
 
-.PHONY: run test lint clean
+.PHONY: run test fast lint lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet pip==$(PIP_VERSION)
 
-$(VENV)/.run-deps: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+$(VENV)/.run-deps: pyproject.toml $(LOCK) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[tune,notebooks]'
 	touch $@
 
-$(VENV)/.test-deps: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(VENV)/.test-deps: pyproject.toml $(LOCK) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c $(LOCK) -e '.[test]'
 	sh scripts/ensure-chromium.sh
 	touch $@ $(VENV)/.run-deps
 
@@ -28,8 +31,16 @@ test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -m "slow or not slow" ; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
+## The contributors' inner loop: everything but the slow tiers.
+fast: $(VENV)/.test-deps
+	$(BIN)/python -m pytest -m "not slow"
+
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+## Re-resolve every dependency afresh and rewrite constraints.txt (then run `make test`).
+lock:
+	PYTHON=$(PYTHON) sh scripts/lock.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -7,9 +7,11 @@ file on disk; writing is atomic (a temporary file renamed into place).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -188,11 +190,17 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
+# ".<target name>.<writer pid>-<random>.tmp": the writer's pid in the name lets a later run tell
+# a killed writer's leftover (pid gone) from a file another live process is still writing.
+_TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
+
+
 def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
     """Write ``payload`` to ``path`` via a temporary file in the same folder and a rename."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    prefix = f".{target.name}.{os.getpid()}-"
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
     try:
         os.fchmod(fd, _file_mode(target))  # mkstemp's 0600 would survive the rename
         with os.fdopen(fd, "wb") as fh:
@@ -203,6 +211,33 @@ def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temps(folder: str | os.PathLike, *, recursive: bool = False) -> list[Path]:
+    """Delete the temporary files that killed writers left in ``folder`` (their pid is gone);
+    a temporary file of a live process is left alone. Returns what was removed."""
+    root = Path(folder)
+    if not root.is_dir():
+        return []
+    removed = []
+    for path in root.rglob(".*.tmp") if recursive else root.glob(".*.tmp"):
+        found = _TEMP_NAME.match(path.name)
+        if found is None or _alive(int(found["pid"])) or not path.is_file():
+            continue
+        with contextlib.suppress(FileNotFoundError):  # another resumer got there first
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def encode_jsonl(objects: Iterable[dict], *, gz: bool = False) -> bytes:

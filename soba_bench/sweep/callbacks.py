@@ -14,6 +14,7 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
+from soba_bench.session.jsonl import remove_stale_temps
 from soba_bench.sweep import console
 from soba_bench.sweep.progress import SweepMonitor, bars_enabled
 from soba_bench.sweep.store import RunLayout, write_json
@@ -128,6 +129,8 @@ class SobaCallbacks(Callback):
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
         check_no_secrets(config)
         sweep_dir = Path(str(config.hydra.sweep.dir))
+        # jobs.parquet / sweep.json of a sweep killed while writing them.
+        remove_stale_temps(sweep_dir)
         bars = bars_enabled(OmegaConf.select(config, "progress.bars"))
         name = str(OmegaConf.select(config, "sweep.name"))
         STATE.clear()

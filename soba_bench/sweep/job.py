@@ -23,6 +23,7 @@ from soba_bench.scoring.portable import sanitize_value
 from soba_bench.scoring.runner import truth_for, write_scores
 from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
+from soba_bench.session.jsonl import remove_stale_temps
 from soba_bench.session.model import Session
 from soba_bench.strategies import get_strategy
 from soba_bench.sweep import console
@@ -91,6 +92,11 @@ def run_job(config: dict[str, Any], ctx: JobContext) -> JobOutcome:
     try:
         spec = JobSpec.from_config(config)
         key = spec.key
+        # Temp files of writes a kill cut short (pid gone): in this job's folder, and in the
+        # index when a job died between writing an entry and renaming it.
+        remove_stale_temps(layout.root)
+        if ctx.index_root is not None:
+            remove_stale_temps(ctx.index_root / ".index")
         if config.get("resume", True):
             reused = _reuse(spec, key, layout, ctx)
             if reused is not None:
@@ -143,6 +149,8 @@ def _reuse(spec: JobSpec, key: str, layout: RunLayout, ctx: JobContext) -> JobOu
     """A complete record of this job key: in this folder, or indexed under the results root."""
     record = layout.complete_record(key)
     if record is not None:
+        if ctx.index_root is not None:  # a kill may have come between run.json and the index
+            JobIndex(ctx.index_root).add(key, layout.root)
         line = console.job_line(ctx.job_id, "reused", record, "already complete")
         return JobOutcome("reused", ctx.job_id, layout.root, record, line=line)
     if ctx.index_root is None:

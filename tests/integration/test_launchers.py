@@ -4,6 +4,7 @@ Slurm cluster and is documented in the README, not tested here."""
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import signal
 import socket
@@ -24,6 +25,12 @@ pytestmark = pytest.mark.slow
 RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
 
 
+def ray_env() -> dict[str, str]:
+    """RAY_ENV plus a fresh cluster token. Ray 2.5x+ refuses `ray start` in token mode without
+    one (it never generates it implicitly); head and client must present the same token."""
+    return {**RAY_ENV, "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -38,6 +45,7 @@ def ray_cluster():
     # Short: Ray's unix socket paths under the temp dir must stay below 108 bytes.
     temp_dir = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
     log = temp_dir / "head.log"
+    env = ray_env()
     head = subprocess.Popen(
         [
             str(ray),
@@ -54,7 +62,7 @@ def ray_cluster():
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
-        env=cli_env(**RAY_ENV),
+        env=cli_env(**env),
     )
     try:
         deadline = time.monotonic() + 120
@@ -62,7 +70,7 @@ def ray_cluster():
             assert head.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.25)
-        yield f"127.0.0.1:{port}"
+        yield f"127.0.0.1:{port}", env
     finally:
         head.send_signal(signal.SIGINT)  # `ray start --block` stops its processes on Ctrl-C
         try:
@@ -75,14 +83,15 @@ def ray_cluster():
 
 def test_ray_launcher_matches_joblib(grid_sweep, ray_cluster, tmp_path):
     reference, _ = grid_sweep
+    address, env = ray_cluster
     done = cli(
         "run",
         "-m",
         *GRID,
         "hydra/launcher=ray_cluster",
-        f"hydra.launcher.ray.init.address={ray_cluster}",
+        f"hydra.launcher.ray.init.address={address}",
         f"hydra.sweep.dir={tmp_path}",
-        env=cli_env(**RAY_ENV),
+        env=cli_env(**env),
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Connected to Ray cluster" in done.stderr

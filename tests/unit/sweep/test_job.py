@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 
 import pandas as pd
 
@@ -126,3 +129,35 @@ def test_tiktoken_counts_are_shared_through_the_store(tmp_path):
     )
     stats = second.record["caches"]["tokenCounts"]["tiktoken:cl100k_base"]
     assert stats["misses"] == 0 and stats["hitRate"] == 1.0
+
+
+def dead_pid() -> int:
+    """The pid of a process that has exited (and was reaped)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_killed_writers_temp_files_are_removed_on_resume_and_live_ones_kept(tmp_path):
+    root = tmp_path / "sweep"
+    folder = root / "0"
+    run_job(config(tmp_path), ctx(folder, multirun=True, index_root=root))
+    key = json.loads((folder / "run.json").read_text())["jobKey"]
+    dead, live = dead_pid(), os.getpid()
+    # A kill between writing and renaming leaves ".<name>.<pid>-<random>.tmp" files: in the
+    # index (after run.json, so the job itself is complete) and in an unfinished job folder.
+    index_leftover = root / ".index" / f".{key}.json.{dead}-abc123.tmp"
+    index_leftover.write_text("{")
+    in_flight = root / ".index" / f".{key}.json.{live}-def456.tmp"  # another live writer
+    in_flight.write_text("{")
+    unfinished = root / "1"
+    unfinished.mkdir()
+    job_leftover = unfinished / f".run.json.{dead}-xyz789.tmp"
+    job_leftover.write_text("{")
+
+    again = run_job(config(tmp_path), ctx(folder, multirun=True, index_root=root))
+    assert again.status == "reused"
+    assert not index_leftover.exists() and in_flight.exists()
+    redo = run_job(config(tmp_path), ctx(unfinished, multirun=True, index_root=root))
+    assert redo.status == "reused"  # from the index; the folder's leftover is gone all the same
+    assert not job_leftover.exists()

@@ -41,15 +41,28 @@ def test_a_grid_larger_than_the_budget_is_refused():
     assert info.value.field == "search.trials" and "60 points" in str(info.value)
 
 
-def test_seeded_tpe_is_reproducible_and_finds_the_optimum():
+def test_seeded_tpe_is_reproducible():
     first = run_search("tpe", SPACE, fake, trials=30, seed=1, startup_trials=8)
     again = run_search("tpe", SPACE, fake, trials=30, seed=1, startup_trials=8)
     assert [t.params for t in first] == [t.params for t in again]
-    best = max((t for t in first if t.evaluation.feasible), key=lambda t: t.evaluation.value)
-    assert best.params == {"keepRecentTokens": 14000, "minSavingsRatio": 0.25}
-    # after the random start-up trials TPE samples near the optimum, not uniformly
-    late = [t.params["keepRecentTokens"] for t in first[15:]]
-    assert sum(abs(k - 14000) <= 6000 for k in late) > len(late) / 2
+
+
+def test_seeded_tpe_homes_in_on_the_optimum_for_every_seed():
+    """What TPE reliably does on the locked Optuna (2.10: univariate Parzen estimators), with a
+    margin, over ten seeds rather than one lucky draw. Measured over 30 seeds: the optimal
+    keepRecentTokens is found every time; the categorical minSavingsRatio (0.25 vs 0.1 costs
+    0.15 of a value range of ~26) only in 17 of 30, so the best value is asserted to be within
+    that one categorical step; after the start-up trials 68 % of samples (min 60 %) land within
+    +-6000 of the optimum, against 35 % for uniform sampling of the 20 keepRecentTokens values."""
+    shares = []
+    for seed in range(10):
+        trials = run_search("tpe", SPACE, fake, trials=30, seed=seed, startup_trials=8)
+        best = max((t for t in trials if t.evaluation.feasible), key=lambda t: t.evaluation.value)
+        assert best.params["keepRecentTokens"] == 14000, seed
+        assert best.evaluation.value >= -0.15, seed
+        late = [t.params["keepRecentTokens"] for t in trials[15:]]
+        shares.append(sum(abs(k - 14000) <= 6000 for k in late) / len(late))
+    assert sum(shares) / len(shares) > 0.5, shares
 
 
 def test_unknown_strategies_and_budgets_are_input_errors():
