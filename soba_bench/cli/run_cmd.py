@@ -28,6 +28,8 @@ Options kept from the pre-Hydra command (each becomes an override):
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
 import json
 import re
 import sys
@@ -100,6 +102,55 @@ def shorthand(arg: str) -> str:
     return arg
 
 
+# Top-level keys that are config groups without a schema field of their own.
+_GROUP_ONLY = ("experiment", "local")
+
+
+def _known_keys() -> dict[str, tuple[str, ...] | None]:
+    """Top-level config key -> its sub-keys (None where any sub-key goes: params dicts)."""
+    from soba_bench.sweep.schema import SobaBenchConf
+
+    known: dict[str, tuple[str, ...] | None] = dict.fromkeys(_GROUP_ONLY)
+    for top in dataclasses.fields(SobaBenchConf):
+        kind = top.default_factory if top.default_factory is not dataclasses.MISSING else None
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+            known[top.name] = tuple(f.name for f in dataclasses.fields(kind))
+        else:
+            known[top.name] = ()
+    return known
+
+
+def check_key(arg: str) -> None:
+    """Stop a misspelled setting before Hydra sees it: Hydra would suggest ``+key=...``, which
+    adds a junk key that nothing reads. Appends (``+``), deletions (``~``), Hydra's own keys
+    and group paths (``hydra/launcher=...``) pass through."""
+    key, sep, _ = arg.partition("=")
+    if not sep or key[:1] in "+~-" or "/" in key or key.startswith("hydra"):
+        return
+    known = _known_keys()
+    if key.startswith("compaction."):  # SOBA's nesting; shorthand() maps the valid ones
+        key = "engine." + key.removeprefix("compaction.")
+    top, _, sub = key.partition(".")
+    if top not in known:
+        names = [*SOBA_KEYS, *known]
+        close = difflib.get_close_matches(top, names, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        raise InputError(
+            f"unknown setting '{key}'{hint}",
+            expected=f"a SOBA key ({', '.join(SOBA_KEYS)}) or a group or key of the config "
+            f"({', '.join(known)})",
+        )
+    subs = known[top]
+    sub_top = sub.partition(".")[0]
+    if sub and subs and sub_top not in subs:
+        close = difflib.get_close_matches(sub_top, subs, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(f'{top}.{c}' for c in close)}?" if close else ""
+        raise InputError(
+            f"unknown setting '{key}'{hint}",
+            expected="one of " + ", ".join(f"{top}.{s}" for s in subs),
+        )
+
+
 def translate(argv: Sequence[str]) -> list[str]:
     """The command's arguments as Hydra's: legacy options become overrides (placed first, so
     explicit overrides win), bare SOBA keys become engine keys, the rest passes through."""
@@ -133,6 +184,7 @@ def translate(argv: Sequence[str]) -> list[str]:
             legacy.append("scorer=none")
         else:
             rest.append(shorthand(arg))
+            check_key(rest[-1])
         i += 1
     if corpora:
         legacy = ["corpus=path", f"corpus.paths=[{','.join(quote(c) for c in corpora)}]", *legacy]
