@@ -59,6 +59,7 @@ def migrate(src: str | Path, dst: str | Path) -> dict[str, int]:
             source.backup(target)
             counts = _upgrade(target)
             target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            target.execute("VACUUM")  # no pages left over from the rewritten rows
         finally:
             source.close()
             target.close()
