@@ -25,7 +25,9 @@ from typing import Any
 from soba_bench.errors import ConfigError, HarnessFault, UnknownNameError
 from soba_bench.sqlite_wal import enable_wal
 
-SCHEMA_VERSION = 1
+# 2: request bodies in SOBA's wire shape ("stream": false, "max_tokens" unless SOBA's rules
+# pick "max_completion_tokens"). Version 1 files are upgraded by cache_migrate.
+SCHEMA_VERSION = 2
 READ_WRITE, READ_ONLY, OFF = "read-write", "read-only", "off"
 MODES = {READ_WRITE: READ_WRITE, "rw": READ_WRITE, READ_ONLY: READ_ONLY, "replay": READ_ONLY}
 MODES[OFF] = OFF
@@ -126,9 +128,15 @@ class ResponseCache:
             raise HarnessFault(f"response cache {self.path} is not readable: {exc}") from None
         if row is None or row[0] != str(SCHEMA_VERSION):
             found = None if row is None else row[0]
+            hint = ""
+            if found == "1":
+                hint = (
+                    "; upgrade it with `python -m soba_bench.summarizers.cache_migrate "
+                    f"{self.path} {self.path}`"
+                )
             raise HarnessFault(
                 f"response cache {self.path} has schema version {found}; this soba-bench "
-                f"reads version {SCHEMA_VERSION}"
+                f"reads version {SCHEMA_VERSION}{hint}"
             )
 
     def get(self, key: str) -> CachedReply | None:

@@ -1,14 +1,17 @@
 """The model invoker the engine's portable_only slot calls: prompt in, reply text out, with
 the response cache in front of the endpoint and the attempt's clock deciding how the wait is
-spent.
+spent. The text handed to the engine is SOBA's visible answer (``<think>`` blocks removed,
+:func:`~soba_bench.summarizers.client.visible_text`); the cache keeps the raw answer.
 
 * Virtual clock: the reply is fetched now (cache, else a live call that is then cached), and
-  handed to the engine as a ``SimulatedReply`` whose latency comes from the latency model
-  (``recorded`` by default: the measured or cached latency). The deadline race is simulated.
+  handed to the engine as a ``SimulatedReply`` whose latency is the simulated retry schedule
+  (failed tries as measured plus SOBA's backoff delays, never slept) plus the answer's latency
+  from the latency model (``recorded`` by default: the measured or cached latency). The
+  deadline race is simulated, so a deadline that falls in a backoff is SOBA's timeout.
 * Real clock: the fetch runs inside ``ctx.call_model``'s worker thread, so the engine's
-  deadline and the turn's abort really stop the wait. The HTTP call is cut off at the attempt
-  deadline and told to stop once the attempt aborted; a late answer may still be cached, but
-  the engine never uses it.
+  deadline and the turn's abort really stop the wait, a backoff sleep included. The HTTP call
+  is cut off shortly after the attempt deadline and told to stop once the attempt aborted; a
+  late answer may still be cached, but the engine never uses it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,13 @@ from soba_bench.engine.attempt import AttemptContext, SimulatedReply
 from soba_bench.errors import HarnessFault
 from soba_bench.meter.soba import estimate_text
 from soba_bench.summarizers.cache import CachedReply, ResponseCache, request_key
-from soba_bench.summarizers.client import ChatClient, EndpointConfig, ModelCallError, build_request
+from soba_bench.summarizers.client import (
+    ChatClient,
+    EndpointConfig,
+    ModelCallError,
+    build_request,
+    visible_text,
+)
 from soba_bench.summarizers.latency import CallFacts, LatencyModel, Recorded
 
 # Grace after the attempt deadline before an abandoned HTTP call is cut off: the engine has
@@ -67,15 +76,14 @@ class CachedModelInvoker:
             return self._real(key, request, ctx)
         if ctx.aborted:  # nothing may be spent on an attempt that is already over
             return ctx.call_model(SimulatedReply())
-        started = time.monotonic()
+        budget_ms = ctx.deadline_ms - ctx.clock.now_ms()
         try:
-            reply = self.fetch(key, request)
+            reply, waited_ms = self._fetch(key, request, budget_ms=budget_ms)
         except ModelCallError as exc:
-            elapsed = (time.monotonic() - started) * 1000.0
-            facts = CallFacts(key, estimate_text(prompt), 0, elapsed)
-            return ctx.call_model(SimulatedReply(error=str(exc), latency_ms=self._ms(facts)))
+            return ctx.call_model(SimulatedReply(error=str(exc), latency_ms=exc.spent_ms))
         facts = CallFacts(key, estimate_text(prompt), estimate_text(reply.text), reply.latency_ms)
-        return ctx.call_model(SimulatedReply(text=reply.text, latency_ms=self._ms(facts)))
+        latency = waited_ms + self._ms(facts)
+        return ctx.call_model(SimulatedReply(text=visible_text(reply.text), latency_ms=latency))
 
     def _ms(self, facts: CallFacts) -> float:
         return self.latency.latency_ms(facts)
@@ -96,7 +104,7 @@ class CachedModelInvoker:
                     deadline_s=deadline + ABANDON_GRACE_S,
                     cancelled=lambda: ctx.aborted,
                 )
-                return reply.text
+                return visible_text(reply.text)
             finally:
                 self._done()
 
@@ -127,23 +135,38 @@ class CachedModelInvoker:
     ) -> CachedReply:
         """The answer to ``request``: from the cache (read-only mode: a miss is a
         :class:`CacheMissError`), else from the endpoint, then stored."""
+        return self._fetch(key, request, deadline_s=deadline_s, cancelled=cancelled)[0]
+
+    def _fetch(
+        self,
+        key: str,
+        request: dict[str, Any],
+        *,
+        deadline_s: float | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        budget_ms: float | None = None,
+    ) -> tuple[CachedReply, float]:
+        """``fetch`` plus the milliseconds spent on failed tries and backoffs before the
+        answer (0 for a cached one: failures are never stored)."""
         model = self.endpoint.model
         self.keys.append(key)
         if self.cache is not None:
             if self.cache.mode == "read-only":
                 reply = self.cache.require(key, model)
                 self.hits += 1
-                return reply
+                return reply, 0.0
             cached = self.cache.get(key)
             if cached is not None:
                 self.hits += 1
-                return cached
-        answer = self.client().complete(request, deadline_s=deadline_s, cancelled=cancelled)
+                return cached, 0.0
+        answer = self.client().complete(
+            request, deadline_s=deadline_s, cancelled=cancelled, budget_ms=budget_ms
+        )
         self.calls += 1
         reply = CachedReply(answer.text, answer.latency_ms, answer.finish_reason, answer.usage)
         if self.cache is not None:
             self.cache.put(key, model, request, reply, self.endpoint.origin)
-        return reply
+        return reply, answer.waited_ms
 
     def client(self) -> ChatClient:
         with self._lock:

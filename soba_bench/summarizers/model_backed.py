@@ -74,6 +74,12 @@ def _spec(
         "frequencyPenalty": endpoint.frequency_penalty,
         "presencePenalty": endpoint.presence_penalty,
         "reasoningEffort": endpoint.reasoning_effort,
+        "reasoningMaxTokens": endpoint.reasoning_max_tokens,
+        "reasoningEnabled": endpoint.reasoning_enabled,
+        "reasoningTransport": endpoint.reasoning_transport,
+        "compatibility": list(endpoint.compatibility),
+        "maxRetries": endpoint.max_retries,
+        "backoff": endpoint.backoff,
         **extra,
     }
     return SummarizerSpec(name, chain, _clock(clock), template.prompt_id, details)
@@ -96,10 +102,17 @@ def model_summarizer(
     frequency_penalty: float | None = None,
     presence_penalty: float | None = None,
     reasoning_effort: str | None = None,
-    max_tokens_param: str = "max_completion_tokens",
+    reasoning_max_tokens: int | None = None,
+    reasoning_enabled: bool | None = None,
+    reasoning_transport: str = "openai_chat",
+    compatibility: list[str] | tuple[str, ...] = (),
+    backoff: str = "soba",
 ) -> SummarizerSpec:
-    """SOBA's chain against any OpenAI-compatible endpoint. Sampling parameters are left to
-    the endpoint unless set, as SOBA leaves them."""
+    """SOBA's chain against any OpenAI-compatible endpoint, with SOBA's request body and
+    retry schedule. Sampling parameters are left to the endpoint unless set, as SOBA leaves
+    them; ``reasoning_*`` and ``compatibility`` are SOBA's model settings of the same names
+    (``reasoning_transport`` is its ``reasoningTransport``); ``backoff="jittered"`` is the
+    one non-SOBA retry schedule."""
     if not base_url or not model:
         raise ConfigError("summarizer 'model' needs base_url and model")
     endpoint = EndpointConfig(
@@ -113,7 +126,11 @@ def model_summarizer(
         frequency_penalty=frequency_penalty,
         presence_penalty=presence_penalty,
         reasoning_effort=reasoning_effort,
-        max_tokens_param=max_tokens_param,
+        reasoning_max_tokens=reasoning_max_tokens,
+        reasoning_enabled=reasoning_enabled,
+        reasoning_transport=reasoning_transport,
+        compatibility=tuple(compatibility or ()),
+        backoff=backoff,
     )
     return _spec(
         "model",
@@ -162,7 +179,7 @@ def local_summarizer(
     clock: str = "virtual",
     latency: Any = None,
     timeout_s: float = 900.0,
-    max_retries: int = 1,
+    max_retries: int = 3,
     temperature: float | None = 0.0,
     seed: int | None = 0,
     frequency_penalty: float | None = None,

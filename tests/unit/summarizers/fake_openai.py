@@ -78,7 +78,8 @@ class FakeOpenAI(LocalHTTP):
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(step.status)
-                    self.send_header("content-type", "application/json")
+                    if "content-type" not in {k.lower() for k in step.headers}:
+                        self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(data)))
                     for key, value in step.headers.items():
                         self.send_header(key, value)

@@ -23,8 +23,9 @@ class ScriptedClient:
     """Answers ``text`` after a simulated ``latency_ms``; ``block`` holds the answer until
     released or the call is cancelled."""
 
-    def __init__(self, text="{}", latency_ms=1500.0, error=None, block=False):
+    def __init__(self, text="{}", latency_ms=1500.0, error=None, block=False, spent_ms=0.0):
         self.text, self.latency_ms, self.error = text, latency_ms, error
+        self.spent_ms = spent_ms  # failed tries and backoffs before the answer or error
         self.requests: list[dict] = []
         self.started = threading.Event()
         self.release = threading.Event()
@@ -32,9 +33,10 @@ class ScriptedClient:
         self.saw_cancel = False
         self.deadline = None
 
-    def complete(self, request, *, deadline_s=None, cancelled=None) -> ChatReply:
+    def complete(self, request, *, deadline_s=None, cancelled=None, budget_ms=None) -> ChatReply:
         self.requests.append(request)
         self.deadline = deadline_s
+        self.budget_ms = budget_ms
         self.started.set()
         if self.block:
             while not self.release.wait(0.01):
@@ -42,8 +44,9 @@ class ScriptedClient:
                     self.saw_cancel = True
                     raise ModelCallError("model call cancelled")
         if self.error:
-            raise ModelCallError(self.error)
-        return ChatReply(self.text, self.latency_ms, "stop", {"completion_tokens": 3})
+            raise ModelCallError(self.error, self.spent_ms)
+        usage = {"completion_tokens": 3}
+        return ChatReply(self.text, self.latency_ms, "stop", usage, self.spent_ms)
 
 
 def invoker(client, cache=None, latency=None) -> CachedModelInvoker:
@@ -61,7 +64,8 @@ def test_virtual_clock_spends_the_recorded_latency_and_caches_the_answer(tmp_pat
     ctx = virtual()
     assert inv(RenderedPrompt("p", "id", 512), ctx) == '{"goal":"g"}'
     assert ctx.clock.now_ms() == 1500
-    assert client.requests[0]["max_completion_tokens"] == 512
+    assert client.requests[0]["max_tokens"] == 512 and client.requests[0]["stream"] is False
+    assert client.budget_ms == 15_000  # the virtual time left before the deadline
     again = virtual()
     assert inv(RenderedPrompt("p", "id", 512), again) == '{"goal":"g"}'
     assert again.clock.now_ms() == 1500  # the cached answer keeps its latency
@@ -91,11 +95,34 @@ def test_an_attempt_already_over_sends_nothing():
     assert client.requests == []
 
 
-def test_a_model_failure_reaches_the_engine_as_a_model_error():
+def test_a_model_failure_reaches_the_engine_as_a_model_error_after_its_retries():
     ctx = virtual()
+    failing = ScriptedClient(error="HTTP 503: overloaded", spent_ms=7040)
     with pytest.raises(RuntimeError, match="HTTP 503"):
-        invoker(ScriptedClient(error="HTTP 503: overloaded"), latency=Fixed(40))("p", ctx)
-    assert ctx.clock.now_ms() == 40 and not ctx.aborted
+        invoker(failing, latency=Fixed(40))("p", ctx)
+    # the tries and SOBA's backoffs, not the answer latency model, place the failure
+    assert ctx.clock.now_ms() == 7040 and not ctx.aborted
+
+
+def test_retries_before_an_answer_add_to_its_simulated_latency():
+    ctx = virtual(timeout_ms=2000)
+    inv = invoker(ScriptedClient('{"goal":"g"}', latency_ms=500, spent_ms=1010))
+    assert inv("p", ctx) == '{"goal":"g"}'
+    assert ctx.clock.now_ms() == 1510
+    late = virtual(timeout_ms=2000)
+    with pytest.raises(Interrupted, match="timed out after 2000ms"):
+        invoker(ScriptedClient(latency_ms=500, spent_ms=3010))("p", late)
+    assert late.timed_out and late.clock.now_ms() == 2000
+
+
+def test_think_blocks_are_removed_from_the_text_but_cached_raw(tmp_path: Path):
+    raw = '<think>{"goal": "decoy"}</think>\n {"goal": "real"}'
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    inv = invoker(ScriptedClient(raw, latency_ms=10), cache)
+    assert inv("p", virtual()) == '{"goal": "real"}'
+    assert cache.get(inv.keys[0]).text == raw
+    real = AttemptContext(RealClock(), 10_000)
+    assert invoker(ScriptedClient(raw, latency_ms=10))("p", real) == '{"goal": "real"}'
 
 
 def test_read_only_cache_miss_is_a_harness_fault_and_never_calls_the_model(tmp_path: Path):

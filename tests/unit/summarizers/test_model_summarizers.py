@@ -154,8 +154,12 @@ def test_4_12_custom_instructions_reach_the_endpoint_in_soba_prompt():
         "Return only the JSON object, no markdown formatting."
     )
     assert "[User]: User message 0: " in prompt
-    assert body["max_completion_tokens"] == 4096  # min(4096, output reserve 32768)
-    assert "temperature" not in body  # left to the endpoint, as SOBA does
+    # SOBA's plain chat-completions body: min(4096, output reserve 32768) as max_tokens
+    assert {k: v for k, v in body.items() if k != "messages"} == {
+        "model": "fake-model",
+        "stream": False,
+        "max_tokens": 4096,
+    }
     [capsule] = capsules(manager)
     assert capsule["portableState"]["goal"] == "Focus on API refactoring"
     assert capsule["portableState"]["decisions"] == STATE["decisions"]
