@@ -14,7 +14,8 @@ A peer policy differs from SOBA's in three places, and only there:
 * optional **pruning** before summarizing (opencode's tool-output prune, a masking edit).
 
 The summary itself is written by the job's summarizer slot, exactly as SOBA's capsules are
-(deterministic by default, a model when configured): a capsule entry in SOBA's shape whose
+(deterministic by default, a model when configured; SOBA's validator reports on it but does
+not veto it, since no peer validates its summary): a capsule entry in SOBA's shape whose
 provenance names what was summarized, with the previous capsule's state handed over so every
 policy summarizes *rolling*, as all six agents do. Costs and availability therefore compare
 at the same evaluation points; the agents' own prompts are named in each docstring but not
@@ -284,9 +285,16 @@ def summarize(
         timeout_fallback=fallback,
         quality=draft.quality,
     )
-    if not validation.valid:
-        messages = "; ".join(e.message for e in validation.errors)
-        return manager._outcome(plan, O.FAILED, ctx, f"Validation failed: {messages}", **common)
+    # None of the six agents validates its summary, so SOBA's validator only reports here
+    # (its findings stay on the attempt line): a draft it rejects, e.g. for its
+    # "failed verification lost" rule on a fail-then-pass history, is still what the peer
+    # would have sent. The chain's own fallback (a rejected model draft hands over to the
+    # next slot) is the slot's behaviour and stays.
+    rejected = (
+        ""
+        if validation.valid
+        else f"; SOBA's validator would reject it ({len(validation.errors)} errors)"
+    )
     checkpoint_id = manager._new_checkpoint_id()
     provenance = dict(draft.provenance)
     fields: dict[str, Any] = {}
@@ -318,7 +326,7 @@ def summarize(
         plan,
         O.COMPLETED,
         ctx,
-        f"{name}: summarized {len(summarized)} items, {kept}",
+        f"{name}: summarized {len(summarized)} items, {kept}{rejected}",
         checkpointId=checkpoint_id,
         capsule=capsule,
         **common,
