@@ -97,7 +97,8 @@ def test_summarizer_group_offers_every_registered_summarizer():
 
 def test_unknown_names_list_the_valid_ones():
     config = compose_config(["strategy.name=masking"])
-    with pytest.raises(Exception, match="valid names: .*hybrid, none, observation_masking, .*soba"):
+    valid = r"valid names: .*hybrid, none, observation_masking, .*soba"
+    with pytest.raises(Exception, match=valid):
         JobSpec.from_config(config)
 
 
