@@ -1,15 +1,14 @@
 """``claude_code``: Claude Code's auto-compact, replayed on SOBA's walk.
 
-Claude Code is closed source. Relied on: Anthropic's Claude Code documentation (``/compact``,
-auto-compact when the context nears the limit, ``CLAUDE_AUTOCOMPACT_PCT_OVERRIDE``) and two
+Claude Code is closed source, and Anthropic's documentation gives no numbers. Relied on: two
 public reverse-engineering write-ups of the npm bundle's ``services/compact/autoCompact.ts``
 ("Harness engineering from CC to AI coding", ch. 9, zhanghandong.github.io; the shipai deep
-dive "Context & Autocompact", manavgup.github.io): effective window = context window -
-min(max output tokens, 20,000) (reserved for the summary's output), auto-compact threshold =
-effective window - 13,000 (``AUTOCOMPACT_BUFFER_TOKENS``), one summarization call with a
-nine-section prompt (primary request, key concepts, files and code, errors and fixes,
-problem solving, all user messages, pending tasks, current work, next step) whose result
-replaces the whole conversation.
+dive "Context & Autocompact", manavgup.github.io) and a Reddit note quoting the v2.1.19
+binary's constants: effective window = context window - min(max output tokens, 20,000)
+(reserved for the summary's output), auto-compact threshold = effective window - 13,000
+(``AUTOCOMPACT_BUFFER_TOKENS``), one summarization call with a nine-section prompt (primary
+request, key concepts, files and code, errors and fixes, problem solving, all user messages,
+pending tasks, current work, next step) whose result replaces the whole conversation.
 
 * Trigger: effective tokens >= ``contextWindow`` - min(``maxOutputTokens``,
   ``summary_output_reserve_tokens`` (20,000)) - ``autocompact_buffer_tokens`` (13,000).
