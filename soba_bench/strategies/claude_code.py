@@ -6,9 +6,8 @@ public reverse-engineering write-ups of the npm bundle's ``services/compact/auto
 dive "Context & Autocompact", manavgup.github.io) and a Reddit note quoting the v2.1.19
 binary's constants: effective window = context window - min(max output tokens, 20,000)
 (reserved for the summary's output), auto-compact threshold = effective window - 13,000
-(``AUTOCOMPACT_BUFFER_TOKENS``), one summarization call with a nine-section prompt (primary
-request, key concepts, files and code, errors and fixes, problem solving, all user messages,
-pending tasks, current work, next step) whose result replaces the whole conversation.
+(``AUTOCOMPACT_BUFFER_TOKENS``), and one summarization call (a structured, nine-section
+prompt per the write-ups) whose result replaces the whole conversation.
 
 * Trigger: effective tokens >= ``contextWindow`` - min(``maxOutputTokens``,
   ``summary_output_reserve_tokens`` (20,000)) - ``autocompact_buffer_tokens`` (13,000).
