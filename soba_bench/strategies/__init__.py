@@ -6,6 +6,9 @@
 * rivals, replayed through the same walk, triggers and limits with the capsule step swapped
   (:mod:`soba_bench.strategies.rival`): ``observation_masking``, ``truncation``, ``none``
   and ``hybrid`` (masking, then a SOBA capsule when still over the soft limit).
+* peers, other agents' own compaction policies on the same walk, their summaries written by
+  the job's summarizer slot (:mod:`soba_bench.strategies.peer`): ``codex``,
+  ``claude_code``, ``openhands``, ``gemini_cli``, ``pi`` and ``opencode``.
 
 A strategy is one module here registering a function ``(session, StrategyContext) ->
 SessionRun``; its trace must offer what the job writes (entries, barriers, capsules, events,
@@ -63,9 +66,15 @@ def strategy_names() -> list[str]:
 def _load_builtins() -> None:
     # Imported lazily: each module registers itself on import.
     from soba_bench.strategies import (  # noqa: F401
+        claude_code,
+        codex,
+        gemini_cli,
         hybrid,
         none,
         observation_masking,
+        opencode,
+        openhands,
+        pi,
         soba,
         truncation,
     )

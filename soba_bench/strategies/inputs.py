@@ -8,7 +8,9 @@ completed attempt lines give the model-input state after each compaction:
 * ``droppedThroughEntryId``: every entry up to this one left the input (truncation).
 
 With a capsule on the branch, the input is SOBA's (capsule prefix + retained tail), with the
-masking applied to the tail. This module only reads entries: scoring uses it, no replay.
+masking applied to the tail; a peer policy's attempt lines add ``pinnedEntryIds``, items kept
+verbatim between the capsule prefix and the tail (:mod:`soba_bench.strategies.peer`).
+This module only reads entries: scoring uses it, no replay.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ SOBA = "soba"
 MASKED_THROUGH = "maskedThroughEntryId"
 DROPPED_THROUGH = "droppedThroughEntryId"
 INPUT_THROUGH = "inputThroughEntryId"  # the branch's leaf after the attempt
+PINNED = "pinnedEntryIds"  # peers: items kept verbatim between the capsule and the tail
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,10 @@ def rival_input(branch: Sequence[Entry], state: dict[str, Any]) -> list[dict[str
     if capsule is not None:
         data = branch[capsule].data
         prefix = capsule_input_items(data)
+        pinned = [position[i] for i in state.get(PINNED) or () if i in position]
+        for i in pinned:
+            item = branch[i].item
+            prefix.append(mask_output(item) if i <= masked and is_output(item) else item)
         # SOBA's buildInput quirk: a first-kept id not on the branch sends no tail at all.
         start = position.get(data["provenance"]["firstKeptEntryId"], len(branch))
     else:

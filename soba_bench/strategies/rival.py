@@ -144,6 +144,7 @@ class RivalReplayer(Replayer):
     """The simulator's walk with a :class:`RivalManager` in place of SOBA's manager."""
 
     live: RivalBranch
+    branch_type: type[RivalBranch] = RivalBranch  # a subclass may hold more model-input state
 
     def __init__(
         self,
@@ -159,7 +160,7 @@ class RivalReplayer(Replayer):
     ) -> None:
         super().__init__(session, config, options, chain=chain, clock=clock)
         # Rebuilt with the rival's branch and manager; everything else is the simulator's.
-        self.live = RivalBranch(
+        self.live = self.branch_type(
             self.live.session_id,
             meter=get_meter(options.meter),
             reserved_ids={e.id for e in session.tree_entries if e.id},

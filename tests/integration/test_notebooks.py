@@ -16,7 +16,12 @@ from tests.integration.sweeps import cli
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 # notebook -> how many figures it must display
-FIGURES = {"threshold_tuning": 3, "prompt_regression": 2, "strategy_comparison": 3}
+FIGURES = {
+    "threshold_tuning": 3,
+    "prompt_regression": 2,
+    "strategy_comparison": 3,
+    "peer_policies": 3,
+}
 
 
 def _kernel_manager(tmp_path: Path):
@@ -77,6 +82,11 @@ def test_notebook_executes_and_draws_its_figures(name, tmp_path, monkeypatch):
         assert "staleness.blocker" in text and "blocked_requests" in text
     if name == "threshold_tuning":
         assert "no recommendation to show" in text
+    if name == "peer_policies":  # the ranking names every policy, with intervals
+        plain = "".join("".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
+        for strategy in ("soba", "codex", "claude_code", "openhands", "gemini_cli", "pi"):
+            assert strategy in plain
+        assert "opencode" in plain and "input recall" in plain and "[" in plain
 
 
 @pytest.mark.notebooks

@@ -18,10 +18,10 @@ from tests.builders import REPO
 
 
 def test_registry_names_and_unknown_names():
-    assert strategy_names() == ["hybrid", "none", "observation_masking", "soba", "truncation"]
-    with pytest.raises(
-        UnknownNameError, match="valid names: hybrid, none, observation_masking, soba, truncation"
-    ):
+    names = ["claude_code", "codex", "gemini_cli", "hybrid", "none", "observation_masking"]
+    names += ["opencode", "openhands", "pi", "soba", "truncation"]
+    assert strategy_names() == names
+    with pytest.raises(UnknownNameError, match="valid names: " + ", ".join(names)):
         get_strategy("truncation-replay")
 
 
