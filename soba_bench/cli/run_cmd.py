@@ -151,6 +151,18 @@ def check_key(arg: str) -> None:
         )
 
 
+def check_corpus_folder(folder: Path) -> None:
+    """A --corpus that is another agent's logs (no manifest) fails with the import command."""
+    from soba_bench.corpora.manifest import MANIFEST_NAME
+    from soba_bench.corpora.sniff import folder_hint
+
+    if (folder / MANIFEST_NAME).is_file() or folder.name == MANIFEST_NAME:
+        return
+    hint = folder_hint(folder)
+    if hint is not None:
+        raise InputError(f"not a corpus folder: {hint}", path=str(folder))
+
+
 def translate(argv: Sequence[str]) -> list[str]:
     """The command's arguments as Hydra's: legacy options become overrides (placed first, so
     explicit overrides win), bare SOBA keys become engine keys, the rest passes through."""
@@ -172,6 +184,7 @@ def translate(argv: Sequence[str]) -> list[str]:
                 raise InputError(f"option {name} needs a value", field=name)
             if name == "--corpus":
                 corpora.append(str(Path(value).expanduser().resolve()))
+                check_corpus_folder(Path(corpora[-1]))
             elif name == "--results":
                 legacy.append(f"paths.results_dir={quote(str(Path(value).expanduser().resolve()))}")
             elif name == "--config":
