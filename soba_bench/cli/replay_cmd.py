@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from soba_bench.corpora.sniff import read_session_or_hint
@@ -108,6 +109,8 @@ def format_summary(trace: ReplayTrace) -> str:
 def run(args: argparse.Namespace) -> int:
     data = with_overrides(load_config_data(args.config), args.overrides)
     config = build_engine_config(data, source=args.config)
+    for note in config.adaptations():
+        print(f"soba-bench replay: warning: {note}", file=sys.stderr)
     VARIANTS.get(args.variant)
     session = read_session_or_hint(args.session, strict=not args.lenient)
     options = ReplayOptions(
