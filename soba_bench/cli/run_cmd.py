@@ -23,6 +23,8 @@ Options kept from the pre-Hydra command (each becomes an override):
   --variant NAME   engine variant (variant=NAME)
   --meter NAME     token meter (meter=NAME)
   --no-score       replay only (scorer=none)
+  --sessions A,B   only these sessions (name or corpus/name; corpus.select=[A,B])
+  --limit N        only the first N sessions (corpus.limit=N)
 """
 
 from __future__ import annotations
@@ -42,7 +44,15 @@ from soba_bench.errors import InputError, SobaBenchError
 from soba_bench.sweep.console import format_scores  # noqa: F401  (re-exported for score_cmd)
 from soba_bench.sweep.jobspec import COMPACTION_KEYS, SOBA_KEYS
 
-LEGACY_VALUE_OPTIONS = ("--corpus", "--results", "--config", "--variant", "--meter")
+LEGACY_VALUE_OPTIONS = (
+    "--corpus",
+    "--results",
+    "--config",
+    "--variant",
+    "--meter",
+    "--sessions",
+    "--limit",
+)
 MULTIRUN_FLAGS = ("-m", "--multirun")
 _PLAIN = re.compile(r"^[A-Za-z0-9_./:+@-]+$")
 
@@ -193,6 +203,13 @@ def translate(argv: Sequence[str]) -> list[str]:
                 legacy.append(f"variant={quote(value)}")
             elif name == "--meter":
                 legacy.append(f"meter={quote(value)}")
+            elif name == "--sessions":
+                names = [n.strip() for n in value.split(",") if n.strip()]
+                if not names:
+                    raise InputError("option --sessions needs names", field=name, value=value)
+                legacy.append(f"corpus.select=[{','.join(quote(n) for n in names)}]")
+            elif name == "--limit":
+                legacy.append(f"corpus.limit={quote(value)}")
         elif arg == "--no-score":
             legacy.append("scorer=none")
         else:
