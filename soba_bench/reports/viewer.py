@@ -7,6 +7,7 @@ Rendering lives in ``viewer_html``; nothing here writes files."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -208,16 +209,33 @@ def session_moments(
     return SessionMoments(name, truth is not None, tuple(moments))
 
 
+def _follow_reused(layout: RunLayout) -> Path:
+    """The folder a resumed sweep's ``reused.json`` points at (its record is complete)."""
+    try:
+        pointer = json.loads(layout.reused.read_text(encoding="utf-8"))
+        folder = Path(pointer["record"]).parent
+    except (OSError, ValueError, KeyError, TypeError):
+        raise InputError(
+            "unreadable reused.json pointer", path=str(layout.reused), field="record"
+        ) from None
+    if RunLayout(folder).complete_record() is None:
+        raise InputError(
+            "reused.json points at no complete run record",
+            path=str(layout.reused),
+            field="record",
+            value=pointer["record"],
+            has_value=True,
+        )
+    return folder
+
+
 def load_run_view(run_dir: str | Path, match: MatchConfig = DEFAULT_MATCH) -> RunView:
     """Read one complete run folder into the viewer's model (no replay, no model call)."""
     path = Path(run_dir)
     layout = RunLayout(path)
-    if layout.reused.is_file():
-        raise InputError(
-            "this job folder only points at its record elsewhere (reused.json); "
-            "open the folder it names",
-            path=str(layout.reused),
-        )
+    if layout.reused.is_file() and not layout.record.is_file():
+        path = _follow_reused(layout)
+        layout = RunLayout(path)
     record = layout.read_record()
     sessions = []
     for row in layout.read_sessions():

@@ -7,6 +7,7 @@ tests/artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,14 @@ def test_two_runs_side_by_side_in_chromium(runs, tmp_path):
     assert page["sides"][0].startswith("A: soba / soba-0.6.14 / deterministic")
     assert page["sides"][1].startswith("B: soba / soba-0.6.14 / local")
     assert {"kept", "missed"} <= set(page["outcomes"])
+
+
+def test_a_resumed_sweeps_pointer_is_followed(runs, tmp_path):
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / "reused.json").write_text(json.dumps({"record": str(runs[0] / "run.json")}))
+    done = cli("view", str(job), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "3 compaction moments" in done.stdout
+    missing = cli("view", str(tmp_path / "nothing"))
+    assert missing.returncode == 2 and "no run.json" in missing.stderr

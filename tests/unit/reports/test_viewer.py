@@ -4,11 +4,17 @@ and a fact introduced after the boundary that only the tail carries."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from soba_bench.corpora.truth import Fact, GroundTruth
+from soba_bench.errors import InputError
 from soba_bench.reports.viewer import (
     IN_TAIL,
     RunView,
     SessionMoments,
+    load_run_view,
     pair_moments,
     session_moments,
 )
@@ -119,3 +125,13 @@ def test_pages_escape_names_and_texts_and_mark_facts(tmp_path):
     assert "/" not in page_name("corpus/<b>s</b>", 1)
     pair = render_pages(run, run)
     assert pair[page_name("corpus/<b>s</b>", 1)].count('class="capsule"') == 2
+
+
+def test_a_reused_pointer_is_followed_and_a_folder_without_a_record_is_an_error(tmp_path):
+    with pytest.raises(InputError, match=r"no run\.json"):
+        load_run_view(tmp_path)
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / "reused.json").write_text(json.dumps({"record": str(tmp_path / "gone" / "run.json")}))
+    with pytest.raises(InputError, match="points at no complete run record"):
+        load_run_view(job)
