@@ -12,9 +12,9 @@ import json
 from collections import Counter
 from typing import Any
 
+from soba_bench.corpora.sniff import read_session_or_hint
 from soba_bench.meter import DEFAULT_METER, get_meter
 from soba_bench.session import entries as E
-from soba_bench.session import read_session
 from soba_bench.session.model import Session
 from soba_bench.session.turns import scan_turn_marks
 
@@ -79,7 +79,7 @@ def summarize(session: Session, meter_name: str = DEFAULT_METER) -> dict[str, An
 
 
 def run(args: argparse.Namespace) -> int:
-    session = read_session(args.session, strict=not args.lenient)
+    session = read_session_or_hint(args.session, strict=not args.lenient)
     summary = summarize(session, args.meter)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))

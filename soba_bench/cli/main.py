@@ -20,6 +20,7 @@ COMMANDS = {
     "replay": "soba_bench.cli.replay_cmd",
     "score": "soba_bench.cli.score_cmd",
     "report": "soba_bench.cli.report_cmd",
+    "view": "soba_bench.cli.view_cmd",
     "compare": "soba_bench.cli.compare_cmd",
     "corpus": "soba_bench.cli.corpus_cmd",
     "import": "soba_bench.cli.import_cmd",

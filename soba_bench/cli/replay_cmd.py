@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+from soba_bench.corpora.sniff import read_session_or_hint
 from soba_bench.engine.config import build_engine_config, read_config_data, with_overrides
 from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
 from soba_bench.meter import DEFAULT_METER
@@ -20,7 +22,6 @@ from soba_bench.replay.output import jsonl_payload, replayed_session_lines, writ
 from soba_bench.replay.provider import USAGE_MODES, USAGE_NONE
 from soba_bench.replay.simulator import ReplayOptions, replay_session
 from soba_bench.replay.trace import ReplayTrace
-from soba_bench.session import read_session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -108,8 +109,10 @@ def format_summary(trace: ReplayTrace) -> str:
 def run(args: argparse.Namespace) -> int:
     data = with_overrides(load_config_data(args.config), args.overrides)
     config = build_engine_config(data, source=args.config)
+    for note in config.adaptations():
+        print(f"soba-bench replay: warning: {note}", file=sys.stderr)
     VARIANTS.get(args.variant)
-    session = read_session(args.session, strict=not args.lenient)
+    session = read_session_or_hint(args.session, strict=not args.lenient)
     options = ReplayOptions(
         variant=args.variant,
         meter=args.meter,

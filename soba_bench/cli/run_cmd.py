@@ -23,6 +23,8 @@ Options kept from the pre-Hydra command (each becomes an override):
   --variant NAME   engine variant (variant=NAME)
   --meter NAME     token meter (meter=NAME)
   --no-score       replay only (scorer=none)
+  --sessions A,B   only these sessions (name or corpus/name; corpus.select=[A,B])
+  --limit N        only the first N sessions (corpus.limit=N)
 """
 
 from __future__ import annotations
@@ -42,7 +44,15 @@ from soba_bench.errors import InputError, SobaBenchError
 from soba_bench.sweep.console import format_scores  # noqa: F401  (re-exported for score_cmd)
 from soba_bench.sweep.jobspec import COMPACTION_KEYS, SOBA_KEYS
 
-LEGACY_VALUE_OPTIONS = ("--corpus", "--results", "--config", "--variant", "--meter")
+LEGACY_VALUE_OPTIONS = (
+    "--corpus",
+    "--results",
+    "--config",
+    "--variant",
+    "--meter",
+    "--sessions",
+    "--limit",
+)
 MULTIRUN_FLAGS = ("-m", "--multirun")
 _PLAIN = re.compile(r"^[A-Za-z0-9_./:+@-]+$")
 
@@ -151,6 +161,18 @@ def check_key(arg: str) -> None:
         )
 
 
+def check_corpus_folder(folder: Path) -> None:
+    """A --corpus that is another agent's logs (no manifest) fails with the import command."""
+    from soba_bench.corpora.manifest import MANIFEST_NAME
+    from soba_bench.corpora.sniff import folder_hint
+
+    if (folder / MANIFEST_NAME).is_file() or folder.name == MANIFEST_NAME:
+        return
+    hint = folder_hint(folder)
+    if hint is not None:
+        raise InputError(f"not a corpus folder: {hint}", path=str(folder))
+
+
 def translate(argv: Sequence[str]) -> list[str]:
     """The command's arguments as Hydra's: legacy options become overrides (placed first, so
     explicit overrides win), bare SOBA keys become engine keys, the rest passes through."""
@@ -172,6 +194,7 @@ def translate(argv: Sequence[str]) -> list[str]:
                 raise InputError(f"option {name} needs a value", field=name)
             if name == "--corpus":
                 corpora.append(str(Path(value).expanduser().resolve()))
+                check_corpus_folder(Path(corpora[-1]))
             elif name == "--results":
                 legacy.append(f"paths.results_dir={quote(str(Path(value).expanduser().resolve()))}")
             elif name == "--config":
@@ -180,6 +203,13 @@ def translate(argv: Sequence[str]) -> list[str]:
                 legacy.append(f"variant={quote(value)}")
             elif name == "--meter":
                 legacy.append(f"meter={quote(value)}")
+            elif name == "--sessions":
+                names = [n.strip() for n in value.split(",") if n.strip()]
+                if not names:
+                    raise InputError("option --sessions needs names", field=name, value=value)
+                legacy.append(f"corpus.select=[{','.join(quote(n) for n in names)}]")
+            elif name == "--limit":
+                legacy.append(f"corpus.limit={quote(value)}")
         elif arg == "--no-score":
             legacy.append("scorer=none")
         else:

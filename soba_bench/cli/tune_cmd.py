@@ -32,6 +32,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,7 @@ def main(argv: Sequence[str]) -> int:
         if any(a in ("-h", "--help") for a in argv):
             print((__doc__ or "").strip())
             return 0
+        from soba_bench.tune.inert import drop_inert, inert_settings
         from soba_bench.tune.pipeline import run_tune
         from soba_bench.tune.settings import parse_settings
 
@@ -125,6 +127,11 @@ def main(argv: Sequence[str]) -> int:
             print(OmegaConf.to_yaml(tune_cfg), end="")
             return 0
         settings = parse_settings(tune_cfg)
+        space, left_out = drop_inert(settings.space, inert_settings(job_cfg["summarizer"]))
+        if left_out:
+            settings = replace(settings, space=space, left_out=tuple(left_out.items()))
+            for key, why in left_out.items():
+                print(f"{PROG}: leaving {key} out of the search: {why}")
         out = options["out"]
         if out is None:
             stamp = time.strftime("%Y%m%d-%H%M%S")

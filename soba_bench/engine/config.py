@@ -73,6 +73,19 @@ class EngineConfig:
     def hardLimit(self) -> float:
         return self.contextWindow - self.maxOutputTokens - self.compaction.safetyReserveTokens
 
+    def adaptations(self) -> tuple[str, ...]:
+        """What SOBA changed in the requested config while resolving it, one sentence each.
+        SOBA adapts silently; callers (the CLI, the job runner) tell the user once per run."""
+        asked = self.compactionRequested.keepRecentTokens
+        used = self.compaction.keepRecentTokens
+        if asked == used:
+            return ()
+        return (
+            f"keepRecentTokens={asked:g} is not below the hard limit {self.hardLimit:g} "
+            "(contextWindow - maxOutputTokens - safetyReserveTokens), so SOBA lowers it to "
+            f"{used:g} (85% of the hard limit), as SOBA does without saying so",
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "contextWindow": self.contextWindow,

@@ -180,3 +180,71 @@ def summarize(scores: dict[str, KindScore]) -> dict[str, Any]:
         "leaks": sum(scores[k].found for k in NOISE_KINDS),
         "hallucinatedPaths": sum(len(scores[k].wrong) for k in FILE_KINDS),
     }
+
+
+# Per-fact outcomes, for tools that show one moment fact by fact (the drill-down viewer).
+KEPT, MISSED, STALE, CONTRADICTED, SUPERSEDED_DROPPED = (
+    "kept",
+    "missed",
+    "stale",
+    "contradicted",
+    "dropped_stale",
+)
+
+
+@dataclass(frozen=True)
+class FactOutcome:
+    """What ``score_view`` decided for one fact: ``kept`` / ``missed`` / ``contradicted``
+    for a fact expected in the view, ``stale`` / ``dropped_stale`` for a resolved or
+    superseded fact that the view does / does not present as current."""
+
+    fact: Fact
+    outcome: str
+
+
+def fact_outcomes(
+    facts: tuple[Fact, ...],
+    lifecycle: Lifecycle,
+    view: View,
+    point: int,
+    expect_before: int | None = None,
+) -> list[FactOutcome]:
+    """The outcome of every retention fact ``score_view`` judged at ``point``, in truth
+    order. It runs ``score_view`` itself and reads its lists back, so the outcomes are the
+    scorer's verdicts, never a second matcher that could disagree with the scores."""
+    scores = score_view(facts, lifecycle, view, point, expect_before)
+    horizon = point if expect_before is None else expect_before
+    # Each list holds a fact's text[:160]; count them so repeated texts are each used once.
+    pending: dict[tuple[str, str], list[str]] = {}
+    for kind, score in scores.items():
+        pending[(kind, MISSED)] = list(score.missed)
+        pending[(kind, STALE)] = list(score.stale)
+        pending[(kind, CONTRADICTED)] = list(getattr(score, "contradicted", ()))
+
+    def take(kind: str, label: str, text: str) -> bool:
+        bucket = pending[(kind, label)]
+        if text in bucket:
+            bucket.remove(text)
+            return True
+        return False
+
+    out: list[FactOutcome] = []
+    for fact in facts:
+        if fact.kind in NOISE_KINDS:
+            continue
+        text = fact.text[:160]
+        if lifecycle.live_at(fact, point) and lifecycle.introduced_before(fact, horizon):
+            if take(fact.kind, CONTRADICTED, text):
+                out.append(FactOutcome(fact, CONTRADICTED))
+            elif take(fact.kind, MISSED, text):
+                out.append(FactOutcome(fact, MISSED))
+            else:
+                out.append(FactOutcome(fact, KEPT))
+        elif (
+            fact.kind in STALE_KINDS
+            and view.current is not None
+            and lifecycle.stale_at(fact, point)
+        ):
+            label = STALE if take(fact.kind, STALE, text) else SUPERSEDED_DROPPED
+            out.append(FactOutcome(fact, label))
+    return out

@@ -9,6 +9,7 @@ anywhere under the sweep's results root, is not run again. A job killed half-way
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import traceback
 from collections import Counter, OrderedDict
@@ -201,6 +202,8 @@ def _execute(
         **{k: v for k, v in config["engine"].items() if v is not None},
     }
     engine = spec.engine
+    for note in engine.adaptations():  # once per job: SOBA itself adapts silently
+        print(f"soba-bench run: warning: {note}", file=sys.stderr)
     total = sum(len(c.sessions) for c in spec.corpora)
     if ctx.tables:
         names = ", ".join(f"{c.name} ({len(c.sessions)} sessions)" for c in spec.corpora)

@@ -12,6 +12,7 @@ from typing import Any
 
 from soba_bench import __version__
 from soba_bench.corpora.manifest import Corpus, load_corpus
+from soba_bench.corpora.subset import select_sessions
 from soba_bench.engine.config import (
     LEGACY_TIMEOUT_KEY,
     TOP_LEVEL_KEYS,
@@ -28,6 +29,18 @@ from soba_bench.strategies import StrategyContext, get_strategy
 from soba_bench.summarizers import SUMMARIZERS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _subset(corpus: dict[str, Any]) -> dict[str, Any]:
+    """The corpus subset a job runs (``corpus.select`` / ``corpus.limit``), empty for all."""
+    out: dict[str, Any] = {}
+    if corpus.get("select"):
+        out["select"] = [str(n) for n in corpus["select"]]
+    if corpus.get("limit") is not None:
+        out["limit"] = corpus["limit"]
+    return out
+
+
 COMPACTION_KEYS = tuple(f.name for f in fields(CompactionConfig))
 SOBA_KEYS = (*TOP_LEVEL_KEYS, *COMPACTION_KEYS)
 # Config keys that say where things go, not what is computed: outside the job key.
@@ -106,6 +119,9 @@ class JobSpec:
                 "the corpus names no folder", field="corpus.paths", expected="[DIR, ...]"
             )
         corpora = tuple(load_corpus(resolve_path(p)) for p in paths)
+        subset = _subset(config["corpus"])
+        if subset:
+            corpora = select_sessions(corpora, subset.get("select", ()), subset.get("limit"))
         scorer = config["scorer"]
         score = None
         if scorer["scorers"]:
@@ -156,6 +172,8 @@ class JobSpec:
                 "commands": self.options.commands,
             },
             "seed": self.options.seed,
+            # Only when a subset is asked for, so the keys of whole-corpus jobs stay as they were.
+            **({"subset": subset} if (subset := _subset(self.config["corpus"])) else {}),
         }
 
     @property

@@ -82,6 +82,10 @@ class CorpusConf:
     seed: int | None = None
     sessions: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    # Run part of the corpus: these sessions (name or corpus/name; ``--sessions``), then the
+    # first ``limit`` of them (``--limit``). Both are part of the job key.
+    select: list[str] = field(default_factory=list)
+    limit: int | None = None
 
 
 @dataclass

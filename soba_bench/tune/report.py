@@ -120,6 +120,10 @@ def render(doc: dict[str, Any]) -> str:
         f"{search['failed']} failed), {search['wallSeconds']:.0f} s.",
         f"Sessions: {len(split['search'])} searched, {len(split['heldOut'])} held out "
         f"(split seed {split['seed']}, stratified by corpus).",
+        *(
+            f"Left out of the search: `{key}` ({why}); it keeps the run's value."
+            for key, why in (s.get("leftOut") or {}).items()
+        ),
         "",
     ]
     rec, base = doc["recommended"], doc["baseline"]

@@ -31,6 +31,8 @@ class TuneSettings:
     resamples: int
     confidence: float
     source: dict[str, Any]  # the composed tune config, for the record
+    # Keys taken out of the space because the summarizer makes them inert: key -> why.
+    left_out: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -46,6 +48,7 @@ class TuneSettings:
             },
             "split": {"heldOut": self.held_out, "seed": self.split_seed},
             "statistics": {"resamples": self.resamples, "confidence": self.confidence},
+            **({"leftOut": dict(self.left_out)} if self.left_out else {}),
         }
 
 

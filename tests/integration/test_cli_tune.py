@@ -45,6 +45,11 @@ def test_tune_writes_a_recommendation_with_a_held_out_check(tmp_path):
     assert {"keepRecentTokens", "savings", "savings_low", "retention_high"} <= set(trials.columns)
     text = (out / "tune.md").read_text()
     assert "Held-out check" in text and "SOBA defaults, held-out" in text
+    # The deterministic summarizer runs no model: timeoutMs is left out, and said to be.
+    assert "leaving timeoutMs out of the search" in done.stdout
+    assert "Left out of the search: `timeoutMs`" in text
+    assert "timeoutMs" not in doc["settings"]["space"] and "timeoutMs" in doc["settings"]["leftOut"]
+    assert "timeoutMs" not in doc["recommended"]["params"]
 
 
 def test_grid_on_a_core_space_and_a_window_preset(tmp_path):
