@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.corpora.importers.base import (
+    EmptySessionError,
     ImportedSession,
     Importer,
     ImportOptions,
@@ -32,7 +33,7 @@ from soba_bench.corpora.importers.base import (
     safe_name,
 )
 from soba_bench.corpora.importers.builder import SessionBuilder
-from soba_bench.corpora.importers.claude_chain import chain_order, stream_order
+from soba_bench.corpora.importers.claude_chain import chain_order, split_sidechains, stream_order
 from soba_bench.corpora.importers.facts import ToolUse
 from soba_bench.corpora.importers.source import (
     Where,
@@ -117,32 +118,47 @@ class ClaudeCodeImporter(Importer):
         issues = IssueLog(options.lenient)
         records = list(iter_jsonl(source, issues))
         transcript = any(isinstance(r.get("uuid"), str) for _, r in records)
-        run = _Run(source, options, issues, records, stream=not transcript)
-        return [run.build()]
+        main, sides = split_sidechains(records)
+        stem = safe_name(Path(source.label).stem)
+        out = [_Run(source, options, issues, main, stream=not transcript).build(stem)]
+        # Subagent (sidechain) conversations are their own sessions: the main model never
+        # saw their turns, only the Task call's result.
+        for n, (agent, side) in enumerate(sides.items(), start=1):
+            run = _Run(source, options, issues, side, stream=not transcript, side=agent)
+            try:
+                out.append(run.build(f"{stem}.sidechain-{safe_name(agent, str(n))}"))
+            except EmptySessionError:
+                continue  # a subagent that never got to talk
+        return out
 
 
 class _Run:
-    """One file's conversion."""
+    """One conversation's conversion (the main one, or one subagent's)."""
 
-    def __init__(self, source, options, issues, records, *, stream: bool) -> None:
+    def __init__(self, source, options, issues, records, *, stream: bool, side=None) -> None:
         self.source, self.stream = source, stream
         self.records: list[tuple[int, dict[str, Any]]] = records
         first = self._first_meta()
         sid = first.get("sessionId") or first.get("session_id")
         sid = sid if isinstance(sid, str) and sid else None
         cwd = first.get("cwd")
+        seed = f"claude-code:{sid}" if sid else digest("claude-code", source.sha256)
         self.b = SessionBuilder(
             "claude-code",
-            seed=f"claude-code:{sid}" if sid else digest("claude-code", source.sha256),
+            seed=seed if side is None else f"{seed}:sidechain:{side}",
             source_label=source.label,
+            source_path=source.path,
             source_sha256=source.sha256,
             options=options,
             issues=issues,
-            session_id=sid,
+            session_id=sid if side is None else None,
             timestamp=as_timestamp(first.get("timestamp")),
             cwd=cwd if isinstance(cwd, str) else None,
         )
         self.b.notes["variant"] = "stream-json" if stream else "transcript"
+        if side is not None:
+            self.b.notes["sidechainOf"] = sid
+            self.b.notes["agent"] = side
         self.tool_names: dict[str, Any] = {}
         self.seen_messages: set[str] = set()
 
@@ -152,15 +168,18 @@ class _Run:
                 return rec
         return {}
 
-    def build(self) -> ImportedSession:
+    def build(self, name: str) -> ImportedSession:
         ordered = (stream_order if self.stream else chain_order)(self.records, self.b)
         for lineno, rec in ordered:
-            self.b.records += 1
+            kind = rec.get("type")
+            if kind == "system":
+                kind = f"system:{rec.get('subtype')}"
+            self.b.at(str(kind), lineno)
             try:
                 self._record(lineno, rec)
             except InputError as err:
                 self.b.record(err)
-        return self.b.finish(safe_name(Path(self.source.label).stem))
+        return self.b.finish(name)
 
     # -- records -------------------------------------------------------------------------
 
