@@ -24,7 +24,7 @@ def stream_order(records: list[Record], b) -> list[Record]:
             out.append((lineno, rec))
         else:
             b.at(str(rec.get("type")), lineno)
-            b.skip(f"type:{rec.get('type')} (not model context)")
+            b.skip(f"type:{rec.get('type')} (not model context)", lost=_carries(rec))
     return out
 
 
@@ -73,7 +73,7 @@ def chain_order(records: list[Record], b) -> list[Record]:
             messages.append((lineno, rec))
         else:
             b.at(str(rec.get("type")), lineno)
-            b.skip(f"type:{rec.get('type')} (not model context)")
+            b.skip(f"type:{rec.get('type')} (not model context)", lost=_carries(rec))
     off = [
         by_uuid[u]
         for u in ordered_uuids
@@ -82,7 +82,10 @@ def chain_order(records: list[Record], b) -> list[Record]:
     for u in ordered_uuids:
         if u not in seen and by_uuid[u][1].get("type") not in CHAIN_TYPES:
             b.at(str(by_uuid[u][1].get("type")), by_uuid[u][0])
-            b.skip(f"type:{by_uuid[u][1].get('type')} (not model context)")
+            b.skip(
+                f"type:{by_uuid[u][1].get('type')} (not model context)",
+                lost=_carries(by_uuid[u][1]),
+            )
     return _take_back_results(messages, off, b)
 
 
@@ -150,3 +153,13 @@ def _take_back_results(chain: list[Record], off_chain: list[Record], b) -> list[
         answered.update(ids)
         b.notes["resultsTakenBack"] = b.notes.get("resultsTakenBack", 0) + 1
     return [item for item, _ in ordered]
+
+
+def _carries(rec: dict[str, Any]) -> str | None:
+    """What a record of a kind the importer does not convert would take with it: a
+    top-level user/assistant ``message`` is conversation (an unknown record kind holding
+    one is a loss); housekeeping records (progress, snapshots, queue operations) hold none."""
+    message = rec.get("message")
+    if isinstance(message, dict) and message.get("role") in ("user", "assistant"):
+        return f"{message['role']} message"
+    return None

@@ -126,7 +126,7 @@ class FileState:
         if name == "create" and path:
             return ToolUse(modifies=(path,))
         if name in ("edit", "insert", "append") and self.open_file:
-            return ToolUse(modifies=(self.open_file,))
+            return ToolUse(modifies=(self.open_file,), target=name)
         if name == "str_replace_editor" and path:
             sub = args.get("command")
             return ToolUse(reads=(path,)) if sub == "view" else ToolUse(modifies=(path,))
