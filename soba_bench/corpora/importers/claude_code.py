@@ -17,6 +17,7 @@ a summary keeps it, as that file's history begins there).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -104,6 +105,18 @@ def convert_block(block: Any, where: Where, role: str) -> dict[str, Any]:
         data, media = source.get("data"), source.get("media_type")
         url = f"data:{media};base64,{data}" if isinstance(data, str) else source.get("url")
         return {"type": "input_image", "image_url": url if isinstance(url, str) else ""}
+    if kind == "document":
+        # A PDF or text document the user attached: its text when it has one, else a marker
+        # (the model saw the document; its bytes are not text a replay can count).
+        source = get(block, "source", "object", where) or {}
+        data = source.get("data") if source.get("type") == "text" else None
+        title = block.get("title") if isinstance(block.get("title"), str) else "document"
+        text = data if isinstance(data, str) else f"[{title}: {source.get('media_type', '?')}]"
+        return {"type": "input_text", "text": text}
+    if isinstance(kind, str) and kind:
+        # Other block kinds (tool references, search results...) are kept as their JSON so
+        # nothing the model saw is dropped silently.
+        return {"type": "input_text", "text": json.dumps(block, ensure_ascii=False)}
     raise where.at("type").error(
         "unsupported content block", value=kind, has_value=True, expected="text or image"
     )

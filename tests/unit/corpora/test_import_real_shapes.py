@@ -321,3 +321,18 @@ def test_aider_architect_handoff_prompt_answers_and_thinking():
     assert skipped["architect handoff to the editor (repeats the reply)"] == 1
     assert skipped["answer to an aider prompt (not model input)"] == 1
     assert [f.text for f in facts_of(session, "file_modified")] == ["app.py"]
+
+
+def test_claude_document_and_other_user_blocks_are_kept_as_text():
+    records = claude_21_records()
+    records[2]["message"]["content"] = [
+        {"type": "text", "text": "Summarise the spec"},
+        {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": "SPEC"},
+        },
+        {"type": "tool_reference", "tool_name": "Grep"},
+    ]
+    session, *_ = import_bytes("claude-code", jsonl(records), "d.jsonl")
+    texts = [b["text"] for b in items(session)[0]["content"]]
+    assert texts[:2] == ["Summarise the spec", "SPEC"] and "tool_reference" in texts[2]
