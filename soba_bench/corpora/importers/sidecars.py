@@ -114,9 +114,11 @@ class SidecarSteps:
         self._pending_usage = None
         if not any(line["type"] == "item" for line in self.lines):
             kinds = ", ".join(f"{k} x{t['records']}" for k, t in sorted(self.loss.items()))
+            bad = self.issues.count
             raise EmptySessionError(
                 "nothing to import: the session would be empty"
-                + (f" (records read: {kinds})" if kinds else " (no records)"),
+                + (f" (records read: {kinds})" if kinds else " (no records)")
+                + (f"; {bad} bad records skipped" if bad else ""),
                 path=self.source_path,
                 expected=f"a {self.fmt} log with at least one message or tool call",
             )
