@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-CHAIN_TYPES = ("user", "assistant", "system")
+CHAIN_TYPES = ("user", "assistant", "system", "attachment")
 Record = tuple[int, dict[str, Any]]  # (line number, record)
 
 

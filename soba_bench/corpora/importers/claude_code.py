@@ -204,6 +204,9 @@ class _Run:
         if kind == "system":
             self._system(rec, where)
             return
+        if kind == "attachment":
+            self._attachment(rec, key, ts, where)
+            return
         message = get(rec, "message", "object", where, required=True)
         mw = where.at("message")
         content = message.get("content")
@@ -221,6 +224,19 @@ class _Run:
             self._assistant(message, content, key, ts, mw, rec)
         else:
             self._user(content, key, ts, mw, rec)
+
+    def _attachment(self, rec: dict[str, Any], key: str, ts: str | None, where: Where) -> None:
+        """Claude Code 2.x attachments. A ``queued_command`` is a prompt the user typed while
+        the agent worked, delivered to the model at the next turn: a user message. The other
+        kinds (file change notices, todo and plan reminders, hook context) are reminders the
+        harness generates, counted by kind."""
+        att = get(rec, "attachment", "object", where) or {}
+        kind = att.get("type")
+        prompt = att.get("prompt")
+        if kind == "queued_command" and isinstance(prompt, str) and prompt.strip():
+            self.b.message("user", prompt, key=key, ts=ts, goal=True)
+        else:
+            self.b.skip(f"attachment:{kind} (harness reminder)")
 
     def _compact_summary(self, content: Any, key: str, ts: str | None) -> None:
         """The summary Claude Code continued from. It completes the boundary's recorded

@@ -336,3 +336,12 @@ def test_claude_document_and_other_user_blocks_are_kept_as_text():
     session, *_ = import_bytes("claude-code", jsonl(records), "d.jsonl")
     texts = [b["text"] for b in items(session)[0]["content"]]
     assert texts[:2] == ["Summarise the spec", "SPEC"] and "tool_reference" in texts[2]
+
+
+def test_claude_queued_command_attachment_is_a_user_message():
+    records = claude_21_records()
+    records[7]["attachment"] = {"type": "queued_command", "prompt": "also run lint"}
+    session, *_ = import_bytes("claude-code", jsonl(records), "q.jsonl")
+    users = [i["content"][0]["text"] for i in items(session) if i.get("role") == "user"]
+    assert users == ["Fix the failing test", "also run lint"]
+    assert session.origin["loss"]["attachment"] == {"records": 1, "entries": 1, "skipped": {}}
