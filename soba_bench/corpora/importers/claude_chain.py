@@ -46,6 +46,7 @@ def chain_order(records: list[Record], b) -> list[Record]:
             by_uuid[uid] = (lineno, rec)
             index_of[uid] = position
     ordered_uuids = sorted(by_uuid, key=index_of.__getitem__)
+    rank = {u: n for n, u in enumerate(ordered_uuids)}
     chain: list[Record] = []
     seen: set[str] = set()
     cur = ordered_uuids[-1] if ordered_uuids else None
@@ -61,8 +62,7 @@ def chain_order(records: list[Record], b) -> list[Record]:
             # The parent is not in this file (a resumed or pruned session): carry on from
             # the record written just before, so earlier history is not dropped.
             broken += 1
-            earlier = [u for u in ordered_uuids[: index_of[cur]] if u not in seen]
-            parent = earlier[-1] if earlier else None
+            parent = next((u for u in reversed(ordered_uuids[: rank[cur]]) if u not in seen), None)
         cur = parent
     if broken:
         b.notes["chainGaps"] = broken

@@ -345,3 +345,13 @@ def test_claude_queued_command_attachment_is_a_user_message():
     users = [i["content"][0]["text"] for i in items(session) if i.get("role") == "user"]
     assert users == ["Fix the failing test", "also run lint"]
     assert session.origin["loss"]["attachment"] == {"records": 1, "entries": 1, "skipped": {}}
+
+
+def test_claude_chain_gap_continues_from_the_record_before():
+    """A parent that is not in the file (a resumed or pruned session) must not cut the
+    history before it off."""
+    records = claude_21_records()
+    records[5]["parentUuid"] = "not-in-this-file"  # the tool_result's parent
+    session, *_ = import_bytes("claude-code", jsonl(records), "g.jsonl")
+    assert [i["type"] for i in items(session)][:3] == ["message", "reasoning", "function_call"]
+    assert session.origin["chainGaps"] == 1
