@@ -43,6 +43,7 @@ from soba_bench.corpora.importers.source import (
 _START = re.compile(r"^# aider chat started at (.+?)\s*$")
 _APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
 _ADDED = re.compile(r"^Added (.+?) to the chat\.?\s*$")
+_NOT_FOUND = re.compile(r"^(.+?): file not found error\s*$")
 _TOKENS = re.compile(r"^Tokens: (\d{1,3}(?:,\d{3}){0,4}|\d{1,15}) sent\b")
 _RUN = re.compile(r"^(?:/run|/test|!)\s*(.*)$", re.DOTALL)
 _EDIT_FILES = re.compile(r"^Edit the files\? .*:\s*(?:y|yes)\s*$", re.MULTILINE | re.IGNORECASE)
@@ -145,6 +146,7 @@ class _Conversion:
         self.reply_start: str | None = None  # first entry of the latest reply
         self.calls = 0
         self.pending_reads: list[str] = []
+        self.pending_deletes: list[str] = []
 
     def run(self, blocks: list[_Block]) -> None:
         previous: _Block | None = None
@@ -178,7 +180,10 @@ class _Conversion:
             if entry is not None:
                 for path in self.pending_reads:
                     self.b.facts.file("file_read", path, entry)
+                for path in self.pending_deletes:
+                    self.b.facts.file("deleted", path, entry)
                 self.pending_reads.clear()
+                self.pending_deletes.clear()
 
     def reply(self, text: str, key: str) -> None:
         """A model reply; ``<thinking-content-...>`` sections (how aider shows a reasoning
@@ -220,6 +225,8 @@ class _Conversion:
     def tool(self, text: str, key: str, block: _Block) -> None:
         lines = text.split("\n")
         self.pending_reads.extend(m.group(1) for ln in lines if (m := _ADDED.match(ln)))
+        # aider noticed a chat file is gone from disk: it leaves the modified set.
+        self.pending_deletes.extend(m.group(1) for ln in lines if (m := _NOT_FOUND.match(ln)))
         tokens = next((_TOKENS.match(ln) for ln in lines if _TOKENS.match(ln)), None)
         if tokens and self.reply_start is not None:
             self.b.usage(int(tokens.group(1).replace(",", "")), before_entry=self.reply_start)

@@ -108,7 +108,11 @@ def _same_path(known: str, named: str) -> bool:
     """A path named by a command (often relative) is a known path when equal, or when the
     known path ends with it at a folder boundary."""
     named = named.removeprefix("./")
-    return known == named or (not named.startswith("/") and known.endswith("/" + named))
+    if known == named:
+        return True
+    if not named.startswith("/"):
+        return known.endswith("/" + named)
+    return not known.startswith("/") and named.endswith("/" + known.removeprefix("./"))
 
 
 @dataclass
@@ -119,20 +123,25 @@ class FactCollector:
     goal_entry: str | None = None
     runs: list[_Run] = field(default_factory=list)
     by_call: dict[str, _Run] = field(default_factory=dict)
-    extra_files: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, path, entry)
+    # Everything with a file effect, in session order: ("extra", (kind, path, entry)) for
+    # facts not tied to a call (kind "deleted" for a deletion the source reports), and
+    # ("run", run) for tool calls.
+    timeline: list[tuple[str, Any]] = field(default_factory=list)
 
     def goal(self, text: str, entry_id: str) -> None:
         if self.goal_text is None and text.strip():
             self.goal_text, self.goal_entry = text, entry_id
 
     def file(self, kind: str, path: str, entry_id: str) -> None:
-        """A file fact not tied to a tool call (aider's "Added F to the chat")."""
+        """A file fact not tied to a tool call (aider's "Added F to the chat"); kind
+        ``deleted`` takes a path out of the modified set."""
         if path:
-            self.extra_files.append((kind, path, entry_id))
+            self.timeline.append(("extra", (kind, path, entry_id)))
 
     def call(self, call_id: str, entry_id: str, tool: str, use: ToolUse) -> None:
         run = _Run(tool, use, entry_id)
         self.runs.append(run)
+        self.timeline.append(("run", run))
         self.by_call[call_id] = run
 
     def output(
@@ -193,9 +202,16 @@ class FactCollector:
         files: dict[tuple[str, str], list[str]] = {}
         gone: dict[tuple[str, str], tuple[str, str | None]] = {}  # -> (entry, moved to)
         renames: list[tuple[str, str, str]] = []
-        events: list[tuple[str, str, str]] = [(k, p, e) for k, p, e in self.extra_files]
-        order: list[tuple[str, tuple]] = [("file", ev) for ev in events]
-        for run in self.runs:
+        order: list[tuple[str, tuple]] = []
+        for what, value in self.timeline:
+            if what == "extra":
+                kind, path, entry = value
+                if kind == "deleted":
+                    order.append(("delete", (path, entry)))
+                else:
+                    order.append(("file", value))
+                continue
+            run = value
             if run.failed:
                 continue  # a failed read or a rejected edit did not happen
             entry = run.output_entry or run.call_entry

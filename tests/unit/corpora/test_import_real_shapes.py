@@ -304,6 +304,14 @@ def greet(name):
 #### s
 
 #### now add a test
+
+I'll add one.
+
+#### why is the old page gone?
+> /home/u/proj/app2.py: file not found error
+> Dropping app2.py from the chat.
+
+It was deleted.
 """
 
 
@@ -312,7 +320,7 @@ def test_aider_architect_handoff_prompt_answers_and_thinking():
     check_session(session)
     its = items(session)
     users = [i["content"][0]["text"] for i in its if i.get("role") == "user"]
-    assert users == ["make greet() take a name", "now add a test"]
+    assert users == ["make greet() take a name", "now add a test", "why is the old page gone?"]
     reasoning = [i for i in its if i["type"] == "reasoning"]
     assert reasoning[0]["summary"][0]["text"] == "The user wants a parameter."
     replies = [i["content"][0]["text"] for i in its if i.get("role") == "assistant"]
@@ -321,6 +329,19 @@ def test_aider_architect_handoff_prompt_answers_and_thinking():
     assert skipped["architect handoff to the editor (repeats the reply)"] == 1
     assert skipped["answer to an aider prompt (not model input)"] == 1
     assert [f.text for f in facts_of(session, "file_modified")] == ["app.py"]
+
+
+def test_aider_file_not_found_takes_a_file_out_of_the_modified_set():
+    history = (
+        "\n# aider chat started at 2025-12-03 14:43:45\n\n#### make a page\n\nHere.\n\n"
+        "> Applied edit to frontend/display.ts\n\n#### debug the labels\n"
+        "> /Users/a/proj/frontend/display.ts: file not found error\n"
+        "> Dropping frontend/display.ts from the chat.\n\nLet me look.\n"
+    )
+    (session,) = import_bytes("aider", history.encode(), ".aider.chat.history.md")
+    (fact,) = facts_of(session, "file_modified")
+    assert fact.text == "frontend/display.ts" and fact.status == "superseded"
+    assert fact.attributes["deletedAt"]
 
 
 def test_claude_document_and_other_user_blocks_are_kept_as_text():
