@@ -376,3 +376,29 @@ def test_claude_chain_gap_continues_from_the_record_before():
     session, *_ = import_bytes("claude-code", jsonl(records), "g.jsonl")
     assert [i["type"] for i in items(session)][:3] == ["message", "reasoning", "function_call"]
     assert session.origin["chainGaps"] == 1
+
+
+def test_codex_cli_077_rollout_prompt_is_kept_once_and_is_the_goal():
+    """Shaped on a Codex CLI 0.77 rollout: AGENTS.md instructions and the environment
+    context as user items, the prompt as a response_item and again as an event_msg."""
+    prompt = "can you check whether the notes are clear enough to plan the migration?"
+    records = [
+        _line("session_meta", {"id": "019b0000-0000-7000-8000-000000000077", "cwd": "/w",
+                               "originator": "codex_cli_rs", "cli_version": "0.77.0"}),
+        _line("response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>x"}]}),
+        _line("response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "<environment_context>\n  <cwd>/w</cwd>"}]}),
+        _line("response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": prompt}]}),
+        _line("event_msg", {"type": "user_message", "message": prompt, "images": []}),
+        _line("turn_context", {"cwd": "/w", "model": "gpt-5.2-codex"}),
+        _line("response_item", {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "Mostly; two gaps."}]}),
+    ]  # fmt: skip
+    (session,) = import_bytes("codex", jsonl(records), "rollout-077.jsonl")
+    users = [i for i in items(session) if i.get("role") == "user"]
+    assert len(users) == 3 and users[2]["content"][0]["text"] == prompt
+    (goal,) = facts_of(session, "goal")
+    assert goal.text == prompt
+    assert session.origin["loss"]["event_msg:user_message"]["entries"] == 0
