@@ -94,10 +94,14 @@ def split_sidechains(records: list[Record]) -> tuple[list[Record], dict[str, lis
     records (a subagent transcript of its own) is all main. Stream-json subagent lines
     (``parent_tool_use_id``) are grouped by the Task call that started them."""
 
+    inline = [r for _, r in records if r.get("isSidechain") is True]
+    # Older transcripts put agentId on some sidechain records only: group by it only when
+    # every sidechain record has one, else they are one subagent conversation.
+    by_agent = bool(inline) and all(isinstance(r.get("agentId"), str) for r in inline)
+
     def side_key(rec: dict[str, Any]) -> str | None:
         if rec.get("isSidechain") is True:
-            agent = rec.get("agentId")
-            return agent if isinstance(agent, str) and agent else "sidechain"
+            return rec["agentId"] if by_agent and rec.get("agentId") else "sidechain"
         parent = rec.get("parent_tool_use_id")
         return parent if isinstance(parent, str) and parent else None
 

@@ -141,7 +141,10 @@ class ClaudeCodeImporter(Importer):
             try:
                 out.append(run.build(f"{stem}.sidechain-{safe_name(agent, str(n))}"))
             except EmptySessionError:
-                continue  # a subagent that never got to talk
+                # A subagent that never got to talk (or, lenient, whose records were all
+                # bad): no session, but the main session says so.
+                notes = out[0].origin
+                notes["emptySidechains"] = notes.get("emptySidechains", 0) + 1
         return out
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from soba_bench.corpora.importers import ImportOptions, import_bytes, import_source
 from soba_bench.errors import InputError
-from tests.unit.corpora.helpers import check_session, facts_of, items
+from tests.unit.corpora.helpers import DATA, check_session, facts_of, items
 
 
 def jsonl(records) -> bytes:
@@ -402,3 +402,17 @@ def test_codex_cli_077_rollout_prompt_is_kept_once_and_is_the_goal():
     (goal,) = facts_of(session, "goal")
     assert goal.text == prompt
     assert session.origin["loss"]["event_msg:user_message"]["entries"] == 0
+
+
+def test_real_claude_2_0_46_excerpt_with_an_inline_subagent():
+    path = DATA / "claude-code-real" / "sidechain_integrated.jsonl"
+    with pytest.raises(InputError) as exc:
+        import_source("claude-code", path)
+    assert exc.value.line == 5 and exc.value.value == "toolu_011V1hetiJ3pC79EoLTY53Ni"
+    main, side = import_source("claude-code", path, ImportOptions(lenient=True)).sessions
+    check_session(main)
+    assert [i["type"] for i in items(main)] == ["function_call", "function_call_output", "message"]
+    assert main.origin["chainGaps"] == 1  # its first parent is outside the excerpt
+    assert side.name == "sidechain_integrated.sidechain-sidechain"
+    assert [i.get("name") for i in items(side)] == [None, "Grep"]
+    assert side.origin["loss"]["user"]["skipped"] == {"invalid": 1}
