@@ -1,11 +1,14 @@
 """Import sessions from another agent's format into a SOBA corpus folder.
 
 FORMAT is one of the registered importers (claude-code, codex, swe-agent, openhands, aider,
-openai-messages, hf). SRC is a file, a folder (searched recursively for that format's
+openai-messages, text-tools, hf). SRC is a file, a folder (searched recursively for that format's
 files) or, for hf, a dataset name or local parquet/json files. Writes <name>.jsonl (SOBA
 session JSONL), <name>.truth.json (ground truth derived mechanically) per session and a
-manifest.json into --out. Nothing is written unless the whole import succeeds; --lenient
-skips bad records instead (counted in each sidecar's origin).
+manifest.json into --out, and prints a loss report per session (source records by kind ->
+entries written, what was skipped and why). Nothing is written unless the whole import
+succeeds: a bad record, a record whose user message or tool call cannot be converted, or a
+session that would be empty fails with exit status 2 naming the file, line and record kind;
+--lenient skips bad records instead (counted in each sidecar's origin and in the report).
 """
 
 from __future__ import annotations
@@ -56,6 +59,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     hf.add_argument("--limit", type=int, metavar="N", help="import at most N rows")
 
 
+def loss_lines(origin: dict) -> list[str]:
+    """The loss report of one session: per source record kind, records read -> entries
+    written, then what was skipped and why; what a lenient import lost, if anything."""
+    out = []
+    for kind, tally in origin.get("loss", {}).items():
+        line = f"{kind}: {tally['records']} records -> {tally['entries']} entries"
+        if tally["skipped"]:
+            line += " (skipped: " + ", ".join(f"{r} x{n}" for r, n in tally["skipped"].items())
+            line += ")"
+        out.append(line)
+    lost = origin.get("lost") or {}
+    if lost:
+        out.append("LOST (lenient): " + ", ".join(f"{n} {what}" for what, n in lost.items()))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     IMPORTERS.get(args.format)  # unknown names fail here, listing the valid ones
     if args.out.exists() and not args.out.is_dir():
@@ -80,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
             f"{origin['flightRecords']:>4} usage  {len(w.session.compactions):>3} compactions"
             + (f"  {skipped} bad records skipped" if skipped else "")
         )
+        for line in loss_lines(origin):
+            print(f"      {line}")
     for message in result.skipped_files:
         print(f"  skipped file: {message}")
     print(f"manifest: {corpus.root / 'manifest.json'}")

@@ -15,8 +15,9 @@ On disk: ``<session name>.truth.json`` next to the session, a versioned JSON doc
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,79 @@ class GroundTruth:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"invalid ground-truth document: {exc}", path=source) from None
+
+
+# Common credential shapes. Truth files quote session text (the goal, commands, failure
+# lines) and are shared more widely than sessions, so these are replaced before writing.
+# A local, deliberately small list: a dedicated scanner module can take its place.
+_SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "private-key",
+        re.compile(
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)",
+            re.DOTALL,
+        ),
+    ),
+    ("aws-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})")),
+    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
+    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("stripe-key", re.compile(r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("bearer", re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}")),
+    ("url-credentials", re.compile(r"(\b[a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+(?=@)")),
+    (
+        "assignment",
+        re.compile(
+            r"(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|secret|api[_-]?key|access[_-]?key"
+            r"|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret)"
+            r"[A-Za-z0-9_.-]*[\"']?\s*[:=]\s*[\"']?)(?!\[REDACTED)([^\s\"',;]{6,})"
+        ),
+    ),
+)
+
+
+def scrub_secrets(text: str) -> str:
+    """``text`` with credential-shaped values replaced by ``[REDACTED:<kind>]`` (the label
+    before an assignment or a URL's user name is kept, so the text still reads)."""
+    for kind, pattern in _SECRET_PATTERNS:
+        if pattern.groups:
+            text = pattern.sub(lambda m, k=kind: m.group(1) + f"[REDACTED:{k}]", text)
+        else:
+            text = pattern.sub(f"[REDACTED:{kind}]", text)
+    return text
+
+
+def _scrub_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return scrub_secrets(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_scrub_value(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _scrub_value(v) for k, v in value.items()}
+    return value
+
+
+def scrubbed(truth: GroundTruth) -> GroundTruth:
+    """The same truth with secrets scrubbed from every fact's text, keywords and attributes
+    and from recorded compaction summaries (ids, statuses and entry ids are untouched)."""
+    facts = tuple(
+        replace(
+            f,
+            text=scrub_secrets(f.text),
+            keywords=_scrub_value(f.keywords),
+            attributes=_scrub_value(f.attributes),
+        )
+        for f in truth.facts
+    )
+    compactions = tuple(
+        replace(c, summary=scrub_secrets(c.summary) if c.summary else c.summary)
+        for c in truth.recorded_compactions
+    )
+    return replace(truth, facts=facts, recorded_compactions=compactions)
 
 
 def truth_path(session_path: str | Path) -> Path:

@@ -49,7 +49,11 @@ def test_claude_code_import_replays_with_recorded_usage(tmp_path, capsys):
     assert main(["import", "claude-code", str(DATA / "claude-code"), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "8 usage" in printed and "1 compactions" in printed
-    (session,) = out.glob("*.jsonl")
+    main_session, sidechain = sorted(out.glob("*.jsonl"))  # the subagent: its own session
+    assert sidechain.name.endswith(".sidechain-sidechain.jsonl")
+    session = main_session
+    # The loss report: every record kind, what became entries, what was skipped and why.
+    assert "user: " in printed and "abandoned branch (not in the final conversation) x1" in printed
     truth = read_truth(out / (session.name.removesuffix(".jsonl") + ".truth.json"))
     assert truth.recorded_compactions[0].pre_tokens == 21311
     assert main(["replay", str(session), "--usage", "recorded", "--json"]) == 0
@@ -139,3 +143,18 @@ def test_hf_local_files_through_the_cli(tmp_path, capsys):
     assert (out / "r1.jsonl").exists()
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["source"].startswith("imported from hf: ")
+
+
+def test_empty_imports_fail_even_lenient_and_write_nothing(tmp_path, capsys):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    for fmt in ("claude-code", "codex"):
+        assert main(["import", fmt, str(empty), "--out", str(tmp_path / fmt)]) == 2
+        err = capsys.readouterr().err
+        assert "empty.jsonl: nothing to import: the session would be empty" in err
+        assert not (tmp_path / fmt).exists()
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n{{{\n")
+    out = tmp_path / "g"
+    assert main(["import", "codex", str(garbage), "--out", str(out), "--lenient"]) == 2
+    assert "nothing to import" in capsys.readouterr().err and not out.exists()

@@ -50,7 +50,9 @@ def test_a_100mb_line_in_an_importer_input(tmp_path):
     with pytest.raises(InputError) as info:
         import_source("claude-code", src, ImportOptions(lenient=False))
     assert str(info.value).startswith(f"{src}:1: not valid JSON")
-    result = import_source("claude-code", src, ImportOptions(lenient=True))
-    (session,) = result.sessions
-    assert session.origin["issues"]["skipped"] == 1  # counted, not silently dropped
+    # Lenient skips the bad line, counts it, and then has nothing to import: an error, not
+    # an empty session.
+    with pytest.raises(InputError) as info:
+        import_source("claude-code", src, ImportOptions(lenient=True))
+    assert "nothing to import" in str(info.value) and "1 bad records skipped" in str(info.value)
     tally("100 MB line", "importer (truncated, strict and lenient)", 2)

@@ -24,6 +24,7 @@ from soba_bench.corpora.importers.hf import HF_MAPPINGS, HFImporter
 from soba_bench.corpora.importers.openai_messages import OpenAIMessagesImporter
 from soba_bench.corpora.importers.openhands import OpenHandsImporter
 from soba_bench.corpora.importers.swe_agent import SweAgentImporter
+from soba_bench.corpora.importers.text_tools import TextToolsImporter
 from soba_bench.corpora.importers.writer import WrittenCorpus, write_corpus
 from soba_bench.registry import Registry
 
@@ -35,6 +36,7 @@ for _importer in (
     OpenHandsImporter(),
     AiderImporter(),
     OpenAIMessagesImporter(),
+    TextToolsImporter(),
     HFImporter(),
 ):
     IMPORTERS.add(_importer.name, _importer)

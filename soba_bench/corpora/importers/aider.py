@@ -24,6 +24,7 @@ from pathlib import Path
 
 from soba_bench.corpora.importers.base import (
     EPOCH,
+    EmptySessionError,
     ImportedSession,
     Importer,
     ImportOptions,
@@ -42,8 +43,15 @@ from soba_bench.corpora.importers.source import (
 _START = re.compile(r"^# aider chat started at (.+?)\s*$")
 _APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
 _ADDED = re.compile(r"^Added (.+?) to the chat\.?\s*$")
+_NOT_FOUND = re.compile(r"^(.+?): file not found error\s*$")
 _TOKENS = re.compile(r"^Tokens: (\d{1,3}(?:,\d{3}){0,4}|\d{1,15}) sent\b")
 _RUN = re.compile(r"^(?:/run|/test|!)\s*(.*)$", re.DOTALL)
+_EDIT_FILES = re.compile(r"^Edit the files\? .*:\s*(?:y|yes)\s*$", re.MULTILINE | re.IGNORECASE)
+_PROMPT_LINE = re.compile(r"\(Y\)es/\(N\)o.*\]:?\s*\S*\s*$", re.MULTILINE | re.IGNORECASE)
+_ANSWER = re.compile(r"^(?:y|n|a|s|d|yes|no|all|skip|skip all|don't ask again)$", re.IGNORECASE)
+_THINKING = re.compile(r"<(thinking-content-[0-9a-f]+)>(.*?)(?:</\1>|\Z)", re.DOTALL)
+_ANSWER_MARK = re.compile(r"^\s*►\s*\**(?:ANSWER|THINKING)\**\s*$", re.MULTILINE)
+_KIND_NAMES = {"user": "user (####)", "assistant": "reply", "tool": "console (>)"}
 _ASK = re.compile(r"^/(?:ask|code|architect|context)\s+(.*)$", re.DOTALL)
 
 
@@ -92,7 +100,17 @@ class AiderImporter(Importer):
 
     def import_file(self, source: SourceFile, options: ImportOptions) -> list[ImportedSession]:
         text = decode_utf8(source.content, source.path).replace("\r\n", "\n")
-        sections = [s for s in split_sessions(text) if any(b.text for b in s[2])]
+        every = split_sessions(text)
+        # A start with only console output (aider opened and closed, a failed model check)
+        # holds no conversation: counted, not a session.
+        sections = [s for s in every if any(b.text.strip() for b in s[2] if b.kind != "tool")]
+        if not sections:
+            raise EmptySessionError(
+                "nothing to import: no user or model text in any chat section"
+                f" ({len(every)} sections)",
+                path=source.path,
+                expected="an aider chat history with at least one #### line or reply",
+            )
         stem = safe_name(Path(source.label).name.removesuffix(".md"), "aider")
         out = []
         for index, (started, first_line, blocks) in enumerate(sections):
@@ -100,12 +118,15 @@ class AiderImporter(Importer):
                 "aider",
                 seed=digest("aider", source.sha256, str(index)),
                 source_label=source.label,
+                source_path=source.path,
                 source_sha256=source.sha256,
                 options=options,
                 issues=IssueLog(options.lenient),
                 timestamp=_iso(started),
             )
             b.notes["sourceLines"] = first_line
+            if index == 0 and len(every) > len(sections):
+                b.notes["consoleOnlySections"] = len(every) - len(sections)
             _Conversion(b, source.path).run(blocks)
             name = stem if len(sections) == 1 else f"{stem}-{index + 1:03d}"
             out.append(b.finish(name))
@@ -125,26 +146,60 @@ class _Conversion:
         self.reply_start: str | None = None  # first entry of the latest reply
         self.calls = 0
         self.pending_reads: list[str] = []
+        self.pending_deletes: list[str] = []
 
     def run(self, blocks: list[_Block]) -> None:
+        previous: _Block | None = None
         for block in blocks:
-            self.b.records += 1
+            self.b.at(_KIND_NAMES[block.kind], Where(self.path, block.line))
             text = block.text
             if not text.strip():
                 continue
             key = f"L{block.line}"
             if block.kind == "user":
+                if previous is not None and previous.kind == "tool":
+                    console = previous.text
+                    if _EDIT_FILES.search(console):
+                        # Architect mode: the reply is handed to the editor model as its
+                        # prompt, echoed as a #### block. It repeats the reply, not the user.
+                        self.b.skip("architect handoff to the editor (repeats the reply)")
+                        previous = block
+                        continue
+                    if _PROMPT_LINE.search(console) and _ANSWER.match(text.strip()):
+                        self.b.skip("answer to an aider prompt (not model input)")
+                        previous = block
+                        continue
                 self.user(text, key, block)
             elif block.kind == "assistant":
                 self.pending = None
-                self.reply_start = self.b.message("assistant", text, key=key)
+                self.reply(text, key)
             else:
                 self.tool(text, key, block)
+            previous = block
             entry = self.b.last_entry_id
             if entry is not None:
                 for path in self.pending_reads:
                     self.b.facts.file("file_read", path, entry)
+                for path in self.pending_deletes:
+                    self.b.facts.file("deleted", path, entry)
                 self.pending_reads.clear()
+                self.pending_deletes.clear()
+
+    def reply(self, text: str, key: str) -> None:
+        """A model reply; ``<thinking-content-...>`` sections (how aider shows a reasoning
+        model's thinking) become a reasoning item, not reply text."""
+        thoughts = [m.group(2).strip() for m in _THINKING.finditer(text)]
+        answer = _ANSWER_MARK.sub("", _THINKING.sub("", text)).strip()
+        first = None
+        if thoughts:
+            first = self.b.reasoning("\n\n".join(thoughts), key=f"{key}:thinking")
+            self.b.notes["thinkingSections"] = self.b.notes.get("thinkingSections", 0) + len(
+                thoughts
+            )
+        if answer:
+            entry = self.b.message("assistant", answer, key=key)
+            first = first or entry
+        self.reply_start = first
 
     def _call(self, name: str, args: dict, key: str, use: ToolUse) -> str:
         self.calls += 1
@@ -170,6 +225,8 @@ class _Conversion:
     def tool(self, text: str, key: str, block: _Block) -> None:
         lines = text.split("\n")
         self.pending_reads.extend(m.group(1) for ln in lines if (m := _ADDED.match(ln)))
+        # aider noticed a chat file is gone from disk: it leaves the modified set.
+        self.pending_deletes.extend(m.group(1) for ln in lines if (m := _NOT_FOUND.match(ln)))
         tokens = next((_TOKENS.match(ln) for ln in lines if _TOKENS.match(ln)), None)
         if tokens and self.reply_start is not None:
             self.b.usage(int(tokens.group(1).replace(",", "")), before_entry=self.reply_start)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from soba_bench.corpora.truth import Fact, GroundTruth, RecordedCompaction
+from soba_bench.corpora.truth import Fact, GroundTruth, RecordedCompaction, scrubbed
 from soba_bench.errors import InputError
 from soba_bench.session.jsonl import read_bytes
 
@@ -67,13 +67,16 @@ class ImportedSession:
     origin: dict[str, Any]
 
     def truth(self, name: str | None = None) -> GroundTruth:
-        return GroundTruth(
-            session=name or self.name,
-            session_id=self.session_id,
-            origin=self.origin,
-            facts=self.facts,
-            recorded_compactions=self.compactions,
-            unknown_kinds=self.unknown_kinds,
+        """The session's ground truth, secrets scrubbed (it is what gets written)."""
+        return scrubbed(
+            GroundTruth(
+                session=name or self.name,
+                session_id=self.session_id,
+                origin=self.origin,
+                facts=self.facts,
+                recorded_compactions=self.compactions,
+                unknown_kinds=self.unknown_kinds,
+            )
         )
 
 
@@ -107,6 +110,11 @@ class SourceFile:
     @classmethod
     def from_bytes(cls, content: bytes, label: str = "input") -> SourceFile:
         return cls(label, label, content, hashlib.sha256(content).hexdigest())
+
+
+class EmptySessionError(InputError):
+    """A source that yields no conversation at all. A folder import skips such a file (and
+    lists it); a single file fails with it."""
 
 
 @dataclass
@@ -184,6 +192,13 @@ class Importer:
             try:
                 source = SourceFile.read(path)
                 found = self.import_file(source, options)
+            except EmptySessionError as err:
+                # A folder of real logs holds files with no conversation (title-only or
+                # aborted sessions): listed, never written as an empty session.
+                if len(files) == 1:
+                    raise
+                skipped.append(str(err))
+                continue
             except InputError as err:
                 if not options.lenient or len(files) == 1:
                     raise

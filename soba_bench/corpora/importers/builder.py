@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from soba_bench.corpora.importers.base import EPOCH, ImportOptions, IssueLog, digest
-from soba_bench.corpora.importers.facts import FactCollector, ToolUse
+from soba_bench.corpora.importers.facts import UNKNOWN_KINDS, FactCollector, ToolUse
 from soba_bench.corpora.importers.sidecars import SidecarSteps
 from soba_bench.corpora.importers.source import Where, dumps_args, writable
 from soba_bench.corpora.importers.tools import classify_generic
@@ -55,8 +55,10 @@ class SessionBuilder(SidecarSteps):
         session_id: str | None = None,
         timestamp: str | None = None,
         cwd: str | None = None,
+        source_path: str | None = None,
     ) -> None:
         self.fmt = fmt
+        self.source_path = source_path or source_label
         self.seed = seed
         self.options = options
         self.issues = issues
@@ -69,6 +71,13 @@ class SessionBuilder(SidecarSteps):
         self.compactions: list[RecordedCompaction] = []
         self.skipped: Counter[str] = Counter()
         self.records = 0
+        # The loss report: per source record kind, records read, entries written, skips.
+        self.loss: dict[str, dict[str, Any]] = {}
+        self._kind = "record"
+        self.lost: Counter[str] = Counter()
+        # Kinds this format cannot give (unknown, which is not "none"); importers add to it.
+        self.unknown_kinds: tuple[str, ...] = UNKNOWN_KINDS
+        self._where: Where | None = None
         self.renamed_calls = 0
         self.truncated_outputs = 0
         self.truncated_chars = 0
@@ -98,6 +107,7 @@ class SessionBuilder(SidecarSteps):
         while (entry_id := digest(self.seed, key, str(attempt))[:12]) in self._ids:
             attempt += 1
         self._ids.add(entry_id)
+        self._tally()["entries"] += 1
         self.lines.append(
             {
                 "type": "item",

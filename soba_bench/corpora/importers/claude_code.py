@@ -17,12 +17,14 @@ a summary keeps it, as that file's history begins there).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from soba_bench.corpora.importers.base import (
+    EmptySessionError,
     ImportedSession,
     Importer,
     ImportOptions,
@@ -32,7 +34,7 @@ from soba_bench.corpora.importers.base import (
     safe_name,
 )
 from soba_bench.corpora.importers.builder import SessionBuilder
-from soba_bench.corpora.importers.claude_chain import chain_order, stream_order
+from soba_bench.corpora.importers.claude_chain import chain_order, split_sidechains, stream_order
 from soba_bench.corpora.importers.facts import ToolUse
 from soba_bench.corpora.importers.source import (
     Where,
@@ -103,6 +105,18 @@ def convert_block(block: Any, where: Where, role: str) -> dict[str, Any]:
         data, media = source.get("data"), source.get("media_type")
         url = f"data:{media};base64,{data}" if isinstance(data, str) else source.get("url")
         return {"type": "input_image", "image_url": url if isinstance(url, str) else ""}
+    if kind == "document":
+        # A PDF or text document the user attached: its text when it has one, else a marker
+        # (the model saw the document; its bytes are not text a replay can count).
+        source = get(block, "source", "object", where) or {}
+        data = source.get("data") if source.get("type") == "text" else None
+        title = block.get("title") if isinstance(block.get("title"), str) else "document"
+        text = data if isinstance(data, str) else f"[{title}: {source.get('media_type', '?')}]"
+        return {"type": "input_text", "text": text}
+    if isinstance(kind, str) and kind:
+        # Other block kinds (tool references, search results...) are kept as their JSON so
+        # nothing the model saw is dropped silently.
+        return {"type": "input_text", "text": json.dumps(block, ensure_ascii=False)}
     raise where.at("type").error(
         "unsupported content block", value=kind, has_value=True, expected="text or image"
     )
@@ -117,32 +131,50 @@ class ClaudeCodeImporter(Importer):
         issues = IssueLog(options.lenient)
         records = list(iter_jsonl(source, issues))
         transcript = any(isinstance(r.get("uuid"), str) for _, r in records)
-        run = _Run(source, options, issues, records, stream=not transcript)
-        return [run.build()]
+        main, sides = split_sidechains(records)
+        stem = safe_name(Path(source.label).stem)
+        out = [_Run(source, options, issues, main, stream=not transcript).build(stem)]
+        # Subagent (sidechain) conversations are their own sessions: the main model never
+        # saw their turns, only the Task call's result.
+        for n, (agent, side) in enumerate(sides.items(), start=1):
+            run = _Run(source, options, issues, side, stream=not transcript, side=agent)
+            try:
+                out.append(run.build(f"{stem}.sidechain-{safe_name(agent, str(n))}"))
+            except EmptySessionError:
+                # A subagent that never got to talk (or, lenient, whose records were all
+                # bad): no session, but the main session says so.
+                notes = out[0].origin
+                notes["emptySidechains"] = notes.get("emptySidechains", 0) + 1
+        return out
 
 
 class _Run:
-    """One file's conversion."""
+    """One conversation's conversion (the main one, or one subagent's)."""
 
-    def __init__(self, source, options, issues, records, *, stream: bool) -> None:
+    def __init__(self, source, options, issues, records, *, stream: bool, side=None) -> None:
         self.source, self.stream = source, stream
         self.records: list[tuple[int, dict[str, Any]]] = records
         first = self._first_meta()
         sid = first.get("sessionId") or first.get("session_id")
         sid = sid if isinstance(sid, str) and sid else None
         cwd = first.get("cwd")
+        seed = f"claude-code:{sid}" if sid else digest("claude-code", source.sha256)
         self.b = SessionBuilder(
             "claude-code",
-            seed=f"claude-code:{sid}" if sid else digest("claude-code", source.sha256),
+            seed=seed if side is None else f"{seed}:sidechain:{side}",
             source_label=source.label,
+            source_path=source.path,
             source_sha256=source.sha256,
             options=options,
             issues=issues,
-            session_id=sid,
+            session_id=sid if side is None else None,
             timestamp=as_timestamp(first.get("timestamp")),
             cwd=cwd if isinstance(cwd, str) else None,
         )
         self.b.notes["variant"] = "stream-json" if stream else "transcript"
+        if side is not None:
+            self.b.notes["sidechainOf"] = sid
+            self.b.notes["agent"] = side
         self.tool_names: dict[str, Any] = {}
         self.seen_messages: set[str] = set()
 
@@ -152,15 +184,18 @@ class _Run:
                 return rec
         return {}
 
-    def build(self) -> ImportedSession:
+    def build(self, name: str) -> ImportedSession:
         ordered = (stream_order if self.stream else chain_order)(self.records, self.b)
         for lineno, rec in ordered:
-            self.b.records += 1
+            kind = rec.get("type")
+            if kind == "system":
+                kind = f"system:{rec.get('subtype')}"
+            self.b.at(str(kind), lineno)
             try:
                 self._record(lineno, rec)
             except InputError as err:
                 self.b.record(err)
-        return self.b.finish(safe_name(Path(self.source.label).stem))
+        return self.b.finish(name)
 
     # -- records -------------------------------------------------------------------------
 
@@ -171,6 +206,9 @@ class _Run:
         key = rec.get("uuid") if isinstance(rec.get("uuid"), str) else f"line{lineno}"
         if kind == "system":
             self._system(rec, where)
+            return
+        if kind == "attachment":
+            self._attachment(rec, key, ts, where)
             return
         message = get(rec, "message", "object", where, required=True)
         mw = where.at("message")
@@ -189,6 +227,19 @@ class _Run:
             self._assistant(message, content, key, ts, mw, rec)
         else:
             self._user(content, key, ts, mw, rec)
+
+    def _attachment(self, rec: dict[str, Any], key: str, ts: str | None, where: Where) -> None:
+        """Claude Code 2.x attachments. A ``queued_command`` is a prompt the user typed while
+        the agent worked, delivered to the model at the next turn: a user message. The other
+        kinds (file change notices, todo and plan reminders, hook context) are reminders the
+        harness generates, counted by kind."""
+        att = get(rec, "attachment", "object", where) or {}
+        kind = att.get("type")
+        prompt = att.get("prompt")
+        if kind == "queued_command" and isinstance(prompt, str) and prompt.strip():
+            self.b.message("user", prompt, key=key, ts=ts, goal=True)
+        else:
+            self.b.skip(f"attachment:{kind} (harness reminder)")
 
     def _compact_summary(self, content: Any, key: str, ts: str | None) -> None:
         """The summary Claude Code continued from. It completes the boundary's recorded

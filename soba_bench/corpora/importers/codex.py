@@ -33,6 +33,7 @@ from soba_bench.corpora.importers.base import (
     safe_name,
 )
 from soba_bench.corpora.importers.builder import SessionBuilder
+from soba_bench.corpora.importers.facts import ToolUse
 from soba_bench.corpora.importers.source import (
     Where,
     as_timestamp,
@@ -114,6 +115,7 @@ class CodexImporter(Importer):
             "codex",
             seed=f"codex:{sid}" if sid else digest("codex", source.sha256),
             source_label=source.label,
+            source_path=source.path,
             source_sha256=source.sha256,
             options=options,
             issues=issues,
@@ -122,8 +124,11 @@ class CodexImporter(Importer):
             cwd=cwd if isinstance(cwd, str) else None,
         )
         conv = _Conversion(b, source)
+        conv.user_texts = {
+            _norm(text) for _, rec in records if (text := _response_user_text(rec)) is not None
+        }
         for lineno, rec in records:
-            b.records += 1
+            b.at(_record_kind(rec), lineno)
             try:
                 conv.line(lineno, rec)
             except InputError as err:
@@ -135,6 +140,7 @@ class _Conversion:
     def __init__(self, b: SessionBuilder, source: SourceFile) -> None:
         self.b, self.source = b, source
         self.response_start: str | None = None
+        self.user_texts: set[str] = set()
         self.last_was_output = False
 
     def line(self, lineno: int, rec: dict[str, Any]) -> None:
@@ -160,6 +166,9 @@ class _Conversion:
             self.b.skip(f"type:{kind}")
 
     def event(self, payload: dict[str, Any], where: Where, ts: str | None) -> None:
+        if payload.get("type") == "user_message":
+            self.user_event(payload, where, ts)
+            return
         if payload.get("type") != "token_count":
             self.b.skip(f"event_msg:{payload.get('type')}")
             return
@@ -186,6 +195,37 @@ class _Conversion:
             return
         self.b.usage(tokens, ts=ts, before_entry=self.response_start, **extra)
         self.response_start = None
+
+    def user_event(self, payload: dict[str, Any], where: Where, ts: str | None) -> None:
+        """A prompt as the UI recorded it. Most rollouts also hold it as a ``response_item``
+        user message (then this line is a duplicate); Codex Desktop rollouts hold only this
+        line, so it is the user's turn."""
+        text = get(payload, "message", "string", where) or ""
+        images = get(payload, "images", "list", where) or []
+        if self._repeats_response_item(text):
+            self.b.skip("user_message (same as a response_item message)")
+            return
+        blocks: list[dict[str, Any]] = []
+        if text:
+            blocks.append({"type": "input_text", "text": text})
+        for image in images:
+            if isinstance(image, str):
+                blocks.append({"type": "input_image", "image_url": image})
+        if not blocks:
+            self.b.skip("user_message (empty)")
+            return
+        goal = bool(text) and not text.lstrip().startswith(_CONTEXT_PREFIXES)
+        self.b.message("user", blocks, key=f"event:{where.line}", ts=ts, goal=goal, where=where)
+        self.last_was_output = False
+
+    def _repeats_response_item(self, text: str) -> bool:
+        """True when a ``response_item`` user message holds this prompt (the event line may
+        be shortened with a trailing ellipsis, or the item may carry extra context)."""
+        norm = _norm(text)
+        if norm in self.user_texts:
+            return True
+        short = norm.removesuffix("...").removesuffix("…").rstrip()
+        return bool(short) and any(short in full for full in self.user_texts)
 
     def _model_output(self, entry_id: str) -> None:
         if not self.last_was_output:
@@ -256,8 +296,45 @@ class _Conversion:
                 fact_text=text,
             )
             self.last_was_output = False
+        elif kind == "web_search_call":
+            self.web_search(p, where, key, ts)
+        elif kind in ("ghost_snapshot", "compaction_summary"):
+            b.skip(f"response_item:{kind} (not model input)")
         else:
-            b.skip(f"response_item:{kind}")
+            lost = "tool call" if isinstance(kind, str) and kind.endswith("_call") else None
+            b.skip(f"response_item:{kind}", lost=lost or ("message" if "content" in p else None))
+
+    def web_search(self, p: dict[str, Any], where: Where, key: str, ts: str | None) -> None:
+        """A hosted web search: the model called it and read its results, which the rollout
+        does not keep. Written as a ``web_search`` call (the action as its arguments) and an
+        output stating its status, so the call is context and pairs like any other."""
+        action = get(p, "action", "object", where) or {}
+        call_id = get(p, "id", "string", where) or f"ws-{where.line}"
+        status = get(p, "status", "string", where)
+        args = {k: v for k, v in action.items() if isinstance(k, str)}
+        self._model_output(
+            self.b.call(
+                call_id,
+                "web_search",
+                args,
+                key=key,
+                ts=ts,
+                where=where,
+                use=ToolUse(target=f"web_search {action.get('query') or ''}".strip()),
+            )
+        )
+        query = action.get("query")
+        text = f"web search {status or 'done'}" + (f": {query}" if isinstance(query, str) else "")
+        text += " (results are not recorded in the rollout)"
+        self.b.output(
+            call_id,
+            text,
+            key=f"{key}:output",
+            ts=ts,
+            where=where,
+            failed=None if status is None else status not in ("completed", "done"),
+        )
+        self.last_was_output = False
 
     def _output(self, output: Any, where: Where) -> tuple[Any, bool | None]:
         if isinstance(output, str):
@@ -293,3 +370,37 @@ _ITEM_KINDS = frozenset(
         "web_search_call",
     }
 )
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _response_user_text(rec: dict[str, Any]) -> str | None:
+    """The text of a ``response_item`` user message (new or legacy layout), else None."""
+    payload = rec.get("payload") if "payload" in rec else rec
+    if not isinstance(payload, dict) or payload.get("type") != "message":
+        return None
+    if "payload" in rec and rec.get("type") != "response_item":
+        return None
+    if payload.get("role") != "user":
+        return None
+    content = payload.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+        )
+    return None
+
+
+def _record_kind(rec: dict[str, Any]) -> str:
+    """A rollout line's kind for the loss report (``response_item:message``...)."""
+    kind = rec.get("type")
+    payload = rec.get("payload")
+    if isinstance(kind, str) and isinstance(payload, dict) and isinstance(payload.get("type"), str):
+        return f"{kind}:{payload['type']}"
+    if isinstance(kind, str):
+        return kind
+    return str(rec.get("record_type") or "meta")

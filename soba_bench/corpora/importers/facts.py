@@ -1,14 +1,21 @@
-"""Ground truth an importer can derive mechanically, and nothing more.
+"""Ground truth an importer can derive mechanically, and nothing more (the rules are
+documented in ``corpora/README.md``, "Imported ground truth").
 
 * goal: the first real user message (the importer says which messages qualify);
-* file_read / file_modified: one fact per path, from tool calls whose meaning is known;
-* verification: one fact per executed command, with its exit code when the source records
-  one; an earlier run of the same command is superseded by the later one;
-* blocker: a failed tool output (non-zero exit code, an explicit error status, or SOBA's own
-  ``toolFailureOutput`` rule when the source records neither). Status ``resolved`` only when
-  the same command later ran with a known success; otherwise ``unknown``.
+* file_read / file_modified: one fact per path, from tool calls whose meaning is known and
+  whose result did not fail; a path a later command deletes (``rm``, ``git rm``, a patch's
+  ``Delete File``) leaves the modified set (status ``superseded``, ``attributes.deletedAt``),
+  a moved path is replaced by a ``file_renamed`` fact and its destination;
+* verification: one fact per test / build / lint / typecheck command (``commands``), with
+  every run's exit status; ``active`` when its last run passed and none failed, ``resolved``
+  when it failed and then passed, ``open`` when its last run failed, ``unknown`` when the
+  last run's outcome is not recorded;
+* blocker: every failing tool result (a non-zero exit code, an error status, a traceback, a
+  rejected edit, a timeout, a shell error); ``open`` until a later successful result on the
+  same target (the same command, or an edit of the same file), then ``resolved``.
 
-Everything else (constraints, decisions, next steps...) is listed in ``unknownKinds``.
+Every fact names the entries it comes from (``entryIds``; ``introducedAt`` is the source
+entry). Kinds an importer cannot know are listed in ``unknownKinds``.
 """
 
 from __future__ import annotations
@@ -17,44 +24,95 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from soba_bench.corpora.importers.commands import (
+    file_effects,
+    output_failure,
+    output_passed,
+    verification_kind,
+)
 from soba_bench.corpora.truth import FACT_KINDS, Fact
 from soba_bench.engine.failures import tool_failure_output
 
-DERIVED_KINDS = ("goal", "file_read", "file_modified", "verification", "blocker")
+DERIVED_KINDS = ("goal", "file_read", "file_modified", "file_renamed", "verification", "blocker")
 UNKNOWN_KINDS = tuple(k for k in FACT_KINDS if k not in DERIVED_KINDS)
 _MAX_FACT_TEXT = 300
 _EXIT_LINE = re.compile(r"^(?:Exit code:? -?\d+|Process exited with code -?\d+)$")
+_SPACES = re.compile(r"\s+")
+_HARNESS_LINE = re.compile(
+    r"^(?:\(Open file: .*\)|\(Current directory: .*\)|\S*[$#>]|\[File: .*\])$"
+)
 
 
 @dataclass(frozen=True)
 class ToolUse:
-    """What a tool call does, as far as its name and arguments say."""
+    """What a tool call does, as far as its name and arguments say. ``deletes`` / ``moves``
+    are file effects of non-shell tools (a patch deleting or moving a file); shell commands
+    get theirs from the command text."""
 
     reads: tuple[str, ...] = ()
     modifies: tuple[str, ...] = ()
     command: str | None = None
+    deletes: tuple[str, ...] = ()
+    moves: tuple[tuple[str, str], ...] = ()
+    target: str | None = None  # what a failure of this call is about, when not a path/command
 
 
 @dataclass
 class _Run:
     tool: str
-    command: str | None
+    use: ToolUse
     call_entry: str
     output_entry: str | None = None
     exit_code: int | None = None
     failed: bool | None = None  # None: the source does not say
     detector: str | None = None
+    cause: str | None = None  # traceback, rejected edit, timeout... when the text says
     failure_text: str = ""
+    passed_text: bool = False
+
+    @property
+    def command(self) -> str | None:
+        return self.use.command
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """What a failure of this run is about: the command, else the files it changes."""
+        if self.use.command:
+            return (_SPACES.sub(" ", self.use.command.strip()),)
+        if self.use.modifies:
+            return tuple(f"file:{p}" for p in self.use.modifies)
+        if self.use.target:
+            return (self.use.target,)
+        return tuple(f"read:{p}" for p in self.use.reads) or (f"tool:{self.tool}",)
 
 
 def _summary_line(text: str) -> str:
     """The last non-blank line of a failed output (where test runners and tracebacks put
-    the verdict), skipping bare "Exit code N" lines; cut for the fact text only."""
+    the verdict), skipping bare "Exit code N" lines and shell prompts or status lines an
+    agent harness appends; cut for the fact text only."""
     for line in reversed(text.splitlines()):
         line = line.strip()
-        if line and not _EXIT_LINE.match(line):
+        if line and not _EXIT_LINE.match(line) and not _HARNESS_LINE.match(line):
             return line if len(line) <= _MAX_FACT_TEXT else line[: _MAX_FACT_TEXT - 3] + "..."
     return ""
+
+
+def _unprefixed(target: str) -> str:
+    for prefix in ("file:", "read:", "tool:"):
+        if target.startswith(prefix):
+            return target[len(prefix) :]
+    return target
+
+
+def _same_path(known: str, named: str) -> bool:
+    """A path named by a command (often relative) is a known path when equal, or when the
+    known path ends with it at a folder boundary."""
+    named = named.removeprefix("./")
+    if known == named:
+        return True
+    if not named.startswith("/"):
+        return known.endswith("/" + named)
+    return not known.startswith("/") and named.endswith("/" + known.removeprefix("./"))
 
 
 @dataclass
@@ -63,27 +121,27 @@ class FactCollector:
 
     goal_text: str | None = None
     goal_entry: str | None = None
-    files: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     runs: list[_Run] = field(default_factory=list)
     by_call: dict[str, _Run] = field(default_factory=dict)
+    # Everything with a file effect, in session order: ("extra", (kind, path, entry)) for
+    # facts not tied to a call (kind "deleted" for a deletion the source reports), and
+    # ("run", run) for tool calls.
+    timeline: list[tuple[str, Any]] = field(default_factory=list)
 
     def goal(self, text: str, entry_id: str) -> None:
         if self.goal_text is None and text.strip():
             self.goal_text, self.goal_entry = text, entry_id
 
     def file(self, kind: str, path: str, entry_id: str) -> None:
+        """A file fact not tied to a tool call (aider's "Added F to the chat"); kind
+        ``deleted`` takes a path out of the modified set."""
         if path:
-            ids = self.files.setdefault((kind, path), [])
-            if entry_id not in ids:
-                ids.append(entry_id)
+            self.timeline.append(("extra", (kind, path, entry_id)))
 
     def call(self, call_id: str, entry_id: str, tool: str, use: ToolUse) -> None:
-        for path in use.reads:
-            self.file("file_read", path, entry_id)
-        for path in use.modifies:
-            self.file("file_modified", path, entry_id)
-        run = _Run(tool, use.command, entry_id)
+        run = _Run(tool, use, entry_id)
         self.runs.append(run)
+        self.timeline.append(("run", run))
         self.by_call[call_id] = run
 
     def output(
@@ -100,14 +158,26 @@ class FactCollector:
             return
         run.output_entry, run.exit_code = entry_id, exit_code
         text = text if isinstance(text, str) else ""
+        found = output_failure(text)
         if exit_code is not None:
             run.failed, run.detector = exit_code != 0, "exit_code"
         elif failed is not None:
             run.failed, run.detector = failed, "status"
+        elif found:
+            run.failed, run.detector = True, found[0]
         elif tool_failure_output({"type": "function_call_output", "output": text}) is not None:
             run.failed, run.detector = True, "soba toolFailureOutput"
         if run.failed:
-            run.failure_text = _summary_line(text)
+            run.cause = found[0] if found else None
+            # A traceback's verdict is its last line; otherwise the line that says what
+            # failed (a runner's summary, a rejected edit, a timeout), else the last line.
+            if found and found[0] != "traceback":
+                run.failure_text = found[1][:_MAX_FACT_TEXT]
+            else:
+                run.failure_text = _summary_line(text)
+        run.passed_text = output_passed(text)
+
+    # -- building ------------------------------------------------------------------------
 
     def build(self) -> tuple[Fact, ...]:
         facts: list[Fact] = []
@@ -122,64 +192,182 @@ class FactCollector:
                     attributes={"derivedFrom": "first user message"},
                 )
             )
-        for kind, prefix in (("file_read", "read"), ("file_modified", "modified")):
-            n = 0
-            for (k, path), ids in self.files.items():
-                if k == kind:
-                    n += 1
-                    facts.append(
-                        Fact(
-                            f"{prefix}-{n:03d}",
-                            kind,
-                            path,
-                            entry_ids=tuple(ids),
-                            introduced_at=ids[0],
-                            attributes={"path": path},
-                        )
-                    )
-        facts.extend(self._verifications_and_blockers())
+        facts.extend(self._files())
+        facts.extend(self._verifications())
+        facts.extend(self._blockers())
         return tuple(facts)
 
-    def _verifications_and_blockers(self) -> list[Fact]:
-        commands = [r for r in self.runs if r.command]
-        ids = {id(r): f"verification-{i:03d}" for i, r in enumerate(commands, start=1)}
+    def _files(self) -> list[Fact]:
+        # (kind, path) -> entry ids, in first-seen order; deletions/moves as they happen.
+        files: dict[tuple[str, str], list[str]] = {}
+        gone: dict[tuple[str, str], tuple[str, str | None]] = {}  # -> (entry, moved to)
+        renames: list[tuple[str, str, str]] = []
+        order: list[tuple[str, tuple]] = []
+        for what, value in self.timeline:
+            if what == "extra":
+                kind, path, entry = value
+                if kind == "deleted":
+                    order.append(("delete", (path, entry)))
+                else:
+                    order.append(("file", value))
+                continue
+            run = value
+            if run.failed:
+                continue  # a failed read or a rejected edit did not happen
+            entry = run.output_entry or run.call_entry
+            for path in run.use.reads:
+                order.append(("file", ("file_read", path, entry)))
+            for path in run.use.modifies:
+                order.append(("file", ("file_modified", path, entry)))
+            deleted, moves = file_effects(run.use.command)
+            for path in (*deleted, *run.use.deletes):
+                order.append(("delete", (path, entry)))
+            for src, dst in (*moves, *run.use.moves):
+                order.append(("move", (src, dst, entry)))
+        for what, ev in order:
+            if what == "file":
+                kind, path, entry = ev
+                ids = files.setdefault((kind, path), [])
+                if entry not in ids:
+                    ids.append(entry)
+                gone.pop((kind, path), None)  # written again after a delete: back in the set
+            elif what == "delete":
+                path, entry = ev
+                for key in files:
+                    if key[0] == "file_modified" and _same_path(key[1], path):
+                        gone[key] = (entry, None)
+            else:
+                src, dst, entry = ev
+                for key in list(files):
+                    if key[0] == "file_modified" and _same_path(key[1], src):
+                        renames.append((key[1], dst, entry))
+                        gone[key] = (entry, dst)
+                        ids = files.setdefault(("file_modified", dst), [])
+                        ids.append(entry)
         out: list[Fact] = []
-        for i, run in enumerate(commands):
-            later = next((r for r in commands[i + 1 :] if r.command == run.command), None)
-            entries = (run.call_entry,) + ((run.output_entry,) if run.output_entry else ())
+        counters = {"file_read": 0, "file_modified": 0}
+        prefixes = {"file_read": "read", "file_modified": "modified"}
+        for (kind, path), ids in files.items():
+            counters[kind] += 1
+            attributes: dict[str, Any] = {"path": path}
+            status = "active"
+            if (kind, path) in gone:
+                at, moved_to = gone[(kind, path)]
+                status = "superseded"
+                attributes["movedTo" if moved_to else "deletedAt"] = moved_to or at
+                if moved_to:
+                    attributes["movedAt"] = at
             out.append(
                 Fact(
-                    ids[id(run)],
+                    f"{prefixes[kind]}-{counters[kind]:03d}",
+                    kind,
+                    path,
+                    status=status,
+                    entry_ids=tuple(ids),
+                    introduced_at=ids[0],
+                    keywords=(path,),
+                    attributes=attributes,
+                )
+            )
+        for n, (src, dst, entry) in enumerate(renames, start=1):
+            out.append(
+                Fact(
+                    f"renamed-{n:03d}",
+                    "file_renamed",
+                    f"{src} -> {dst}",
+                    entry_ids=(entry,),
+                    introduced_at=entry,
+                    keywords=(src, dst),
+                    attributes={"from": src, "to": dst},
+                )
+            )
+        return out
+
+    def _verifications(self) -> list[Fact]:
+        groups: dict[str, list[_Run]] = {}
+        for run in self.runs:
+            kind = verification_kind(run.command)
+            if kind:
+                groups.setdefault(_SPACES.sub(" ", (run.command or "").strip()), []).append(run)
+        out: list[Fact] = []
+        for n, (command, runs) in enumerate(groups.items(), start=1):
+            results = []
+            for run in runs:
+                result = "unknown"
+                if run.failed is True:
+                    result = "failed"
+                elif run.failed is False or (run.output_entry and run.passed_text):
+                    result = "passed"
+                results.append(result)
+            last = results[-1]
+            if last == "failed":
+                status = "open"
+            elif last == "unknown":
+                status = "unknown"
+            elif "failed" in results:
+                status = "resolved"
+            else:
+                status = "active"
+            resolved_at = None
+            if status == "resolved":
+                last_fail = max(i for i, r in enumerate(results) if r == "failed")
+                ok = next(i for i in range(last_fail + 1, len(runs)) if results[i] == "passed")
+                resolved_at = runs[ok].output_entry
+            entries: list[str] = []
+            for run in runs:
+                entries.append(run.call_entry)
+                if run.output_entry:
+                    entries.append(run.output_entry)
+            out.append(
+                Fact(
+                    f"verification-{n:03d}",
                     "verification",
-                    run.command or "",
-                    status="superseded" if later else "active",
-                    entry_ids=entries,
-                    introduced_at=run.call_entry,
-                    superseded_by=ids[id(later)] if later else None,
+                    command,
+                    status=status,
+                    entry_ids=tuple(entries),
+                    introduced_at=runs[0].call_entry,
+                    resolved_at=resolved_at,
+                    keywords=(command,),
                     attributes={
-                        "command": run.command,
-                        "tool": run.tool,
-                        "exitCode": run.exit_code,
-                        "passed": None if run.failed is None else not run.failed,
+                        "command": command,
+                        "category": verification_kind(command),
+                        "tool": runs[-1].tool,
+                        "exitCode": runs[-1].exit_code,
+                        "passed": {"passed": True, "failed": False}.get(last),
+                        "runs": [
+                            {
+                                "entryId": run.output_entry or run.call_entry,
+                                "exitCode": run.exit_code,
+                                "result": result,
+                            }
+                            for run, result in zip(runs, results, strict=True)
+                        ],
                     },
                 )
             )
-        n = 0
+        return out
+
+    def _blockers(self) -> list[Fact]:
+        out: list[Fact] = []
         for i, run in enumerate(self.runs):
             if not run.failed:
                 continue
-            n += 1
-            fixed = None
+            targets = set(run.targets)
+            fixed = next(
+                (
+                    r
+                    for r in self.runs[i + 1 :]
+                    if r.output_entry and r.failed is not True and targets & set(r.targets)
+                ),
+                None,
+            )
             if run.command:
-                fixed = next(
-                    (
-                        r
-                        for r in self.runs[i + 1 :]
-                        if r.command == run.command and r.failed is False and r.output_entry
-                    ),
-                    None,
-                )
-            what = f"`{run.command}`" if run.command else run.tool
+                what = f"`{run.command}`"
+            else:
+                label = (run.use.target or "").split("\n", 1)[0].strip()
+                what = f"`{label}`" if label else run.tool
+                if run.use.modifies:
+                    what += " on " + ", ".join(run.use.modifies)
             text = f"{what} failed"
             if run.exit_code is not None:
                 text += f" (exit code {run.exit_code})"
@@ -188,18 +376,23 @@ class FactCollector:
             entries = (run.call_entry,) + ((run.output_entry,) if run.output_entry else ())
             out.append(
                 Fact(
-                    f"blocker-{n:03d}",
+                    f"blocker-{len(out) + 1:03d}",
                     "blocker",
                     text,
-                    status="resolved" if fixed else "unknown",
+                    status="resolved" if fixed else "open",
                     entry_ids=entries,
-                    introduced_at=run.output_entry,
+                    introduced_at=run.output_entry or run.call_entry,
                     resolved_at=fixed.output_entry if fixed else None,
+                    keywords=tuple(sorted(_unprefixed(t) for t in targets))[:3],
                     attributes={
                         "tool": run.tool,
                         "command": run.command,
+                        "path": run.use.modifies[0] if run.use.modifies else None,
                         "exitCode": run.exit_code,
                         "detector": run.detector,
+                        "cause": run.cause,
+                        "callEntryId": run.call_entry,
+                        "openAtEnd": fixed is None,
                     },
                 )
             )

@@ -9,6 +9,10 @@ row. A column mapping says which column holds the conversation and how to read i
   fenced code block is its action (a ``bash`` call), the rest its thought; the next ``user``
   message is the observation. ``instance_id`` and ``model_name`` name the session.
 
+* ``text-tools`` (and ``SWE-bench/SWE-smith-trajectories``): a ``messages`` list (or JSON
+  string) whose tool calls are written as text, ``<function=NAME>`` blocks answered by
+  ``OBSERVATION:`` messages (``text_tools``).
+
 ``--column KEY=VALUE`` overrides a mapping's ``messages``, ``id`` (comma-separated
 columns), ``role`` or ``content`` key. ``datasets`` is the optional extra ``hf``.
 """
@@ -43,8 +47,10 @@ from soba_bench.corpora.importers.source import (
     iter_jsonl,
     load_json,
     looks_like_jsonl,
+    parse_json_text,
 )
 from soba_bench.corpora.importers.swe_agent import SweConversion, text_of
+from soba_bench.corpora.importers.text_tools import TextToolConverter
 from soba_bench.errors import InputError, SobaBenchError
 from soba_bench.registry import Registry
 
@@ -67,7 +73,7 @@ class HFMapping:
     role_key: str = "role"
     content_key: str = "content"
     roles: tuple[tuple[str, str], ...] = ()
-    style: str = "chat"  # chat (Chat Completions) | swe-agent-text
+    style: str = "chat"  # chat (Chat Completions) | swe-agent-text | text-tools
     metadata: tuple[str, ...] = ()
 
     def with_columns(self, columns: tuple[tuple[str, str], ...]) -> HFMapping:
@@ -109,6 +115,14 @@ for _mapping in (
         (("ai", "assistant"),),
         "swe-agent-text",
         ("instance_id", "model_name", "target", "exit_status"),
+    ),
+    HFMapping("text-tools", "messages", ("instance_id", "id"), style="text-tools"),
+    HFMapping(
+        "SWE-bench/SWE-smith-trajectories",
+        "messages",
+        ("instance_id", "traj_id"),
+        style="text-tools",
+        metadata=("instance_id", "traj_id", "model", "resolved"),
     ),
 ):
     HF_MAPPINGS.add(_mapping.name, _mapping)
@@ -275,10 +289,21 @@ class HFImporter(Importer):
             value = row.get(column)
             if isinstance(value, str | int | float | bool) or value is None:
                 b.notes.setdefault("columns", {})[column] = value
+        column = row.get(mapping.messages)
+        if isinstance(column, str) and column.lstrip().startswith("["):
+            # Some datasets store the conversation as a JSON string column.
+            row = {
+                **row,
+                mapping.messages: parse_json_text(
+                    row[mapping.messages], where.at(mapping.messages)
+                ),
+            }
         messages = get(row, mapping.messages, "list", where, required=True)
         mw = where.at(mapping.messages)
         roles = dict(mapping.roles)
-        if mapping.style == "swe-agent-text":
+        if mapping.style == "text-tools":
+            TextToolConverter(b).run(messages, mw, mapping.role_key, mapping.content_key, roles)
+        elif mapping.style == "swe-agent-text":
             self._swe_text(b, messages, mapping, roles, mw)
         else:
             normalized = [self._chat(m, mapping, roles, mw.at(i)) for i, m in enumerate(messages)]
@@ -300,8 +325,9 @@ class HFImporter(Importer):
     def _swe_text(self, b, messages, mapping, roles, where) -> None:
         conv = SweConversion(b, where)
         for i, message in enumerate(messages):
-            b.records += 1
             mw = where.at(i)
+            role = message.get(mapping.role_key) if isinstance(message, dict) else None
+            b.at(f"message:{role}" if isinstance(role, str) else "message", mw)
             try:
                 message = expect_object(message, mw, "a trajectory message object")
                 role = get(message, mapping.role_key, "string", mw, required=True)

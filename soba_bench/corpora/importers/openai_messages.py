@@ -90,7 +90,8 @@ class MessageConverter:
 
     def run(self, messages: list[Any], where: Where) -> None:
         for index, message in enumerate(messages):
-            self.b.records += 1
+            role = message.get("role") if isinstance(message, dict) else None
+            self.b.at(f"message:{role}" if isinstance(role, str) else "message", where.at(index))
             try:
                 self.message(index, message, where.at(index))
             except InputError as err:
@@ -208,6 +209,7 @@ class OpenAIMessagesImporter(Importer):
                 "openai-messages",
                 seed=digest("openai-messages", source.sha256, str(index)),
                 source_label=source.label,
+                source_path=source.path,
                 source_sha256=source.sha256,
                 options=options,
                 issues=issues,

@@ -109,6 +109,7 @@ class OpenHandsImporter(Importer):
             "openhands",
             seed=digest("openhands", source.sha256),
             source_label=source.label,
+            source_path=source.path,
             source_sha256=source.sha256,
             options=options,
             issues=issues,
@@ -123,7 +124,7 @@ class OpenHandsImporter(Importer):
         )
         conv = _Conversion(b)
         for index, (where, event) in enumerate(events):
-            b.records += 1
+            b.at(_event_kind(event), where)
             try:
                 conv.event(index, event, where)
             except InputError as err:
@@ -263,3 +264,12 @@ def _model_arguments(response: dict[str, Any], call_id: str) -> str | None:
                 if isinstance(args, str):
                     return args
     return None
+
+
+def _event_kind(event: object) -> str:
+    """An event's kind for the loss report: its action or observation name."""
+    if isinstance(event, dict):
+        for key in ("action", "observation"):
+            if isinstance(event.get(key), str):
+                return f"{key}:{event[key]}"
+    return "event"

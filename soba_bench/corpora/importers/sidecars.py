@@ -5,10 +5,11 @@ ground truth. A mixin of :class:`~soba_bench.corpora.importers.builder.SessionBu
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from soba_bench.corpora.importers.base import ImportedSession
-from soba_bench.corpora.importers.facts import UNKNOWN_KINDS
+from soba_bench.corpora.importers.base import EmptySessionError, ImportedSession
+from soba_bench.corpora.importers.source import Where
 from soba_bench.corpora.truth import RecordedCompaction
 from soba_bench.errors import InputError
 
@@ -58,17 +59,69 @@ class SidecarSteps:
             )
         )
 
-    def skip(self, reason: str) -> None:
-        """A source record deliberately left out (not model context); counted by reason."""
-        self.skipped[reason if len(reason) <= 60 else reason[:57] + "..."] += 1
+    def at(self, kind: str, where: Where | int | None = None) -> None:
+        """The source record converted next (``where``: its position, or its line in the
+        source file): its entries and skips count for ``kind``."""
+        if isinstance(where, int):
+            where = Where(self.source_path, where)
+        self.records += 1
+        self._kind, self._where = kind, where
+        self._tally()["records"] += 1
+
+    def _tally(self, kind: str | None = None) -> dict[str, Any]:
+        return self.loss.setdefault(
+            kind or self._kind, {"records": 0, "entries": 0, "skipped": Counter()}
+        )
+
+    def skip(self, reason: str, *, lost: str | None = None) -> None:
+        """A source record (or part of one) left out, counted by reason under the current
+        record kind. ``lost`` names what the model saw and the session would then miss
+        ("user message", "tool call"): strict mode refuses such a drop, naming file, line
+        and record kind; lenient mode counts it under ``lost``."""
+        reason = reason if len(reason) <= 60 else reason[:57] + "..."
+        if lost is not None:
+            where = self._where or Where(self.source_path)
+            err = where.error(
+                f"{self._kind} record would be dropped ({reason}): the session would lose a {lost}",
+                expected="a record the importer can convert, or --lenient to drop it and count it",
+            )
+            if not self.issues.lenient:
+                raise err
+            self.lost[lost] += 1
+            reason = f"{reason} (lost {lost})"
+        self.skipped[reason] += 1
+        self._tally()["skipped"][reason] += 1
 
     def record(self, err: InputError) -> None:
         """A bad record: raised in strict mode, counted and listed in lenient mode."""
         self.issues.record(err)
+        self._tally()["skipped"]["invalid"] += 1
+
+    def loss_report(self) -> dict[str, Any]:
+        """Source records by kind -> entries written and records skipped (by reason)."""
+        return {
+            kind: {
+                "records": t["records"],
+                "entries": t["entries"],
+                "skipped": dict(sorted(t["skipped"].items())),
+            }
+            for kind, t in sorted(self.loss.items())
+        }
 
     def finish(self, name: str) -> ImportedSession:
-        """The session (a usage record after the last item has no response: dropped)."""
+        """The session (a usage record after the last item has no response: dropped). A
+        session without a single item is an error (:class:`EmptySessionError`)."""
         self._pending_usage = None
+        if not any(line["type"] == "item" for line in self.lines):
+            kinds = ", ".join(f"{k} x{t['records']}" for k, t in sorted(self.loss.items()))
+            bad = self.issues.count
+            raise EmptySessionError(
+                "nothing to import: the session would be empty"
+                + (f" (records read: {kinds})" if kinds else " (no records)")
+                + (f"; {bad} bad records skipped" if bad else ""),
+                path=self.source_path,
+                expected=f"a {self.fmt} log with at least one message or tool call",
+            )
         header: dict[str, Any] = {
             "type": "session",
             "version": 2,
@@ -85,6 +138,8 @@ class SidecarSteps:
                 "flightRecords": sum(1 for line in self.lines if line["type"] == "flight_record"),
                 "skippedRecords": dict(sorted(self.skipped.items())),
                 "renamedCallIds": self.renamed_calls,
+                "loss": self.loss_report(),
+                "lost": dict(sorted(self.lost.items())),
                 "issues": self.issues.to_dict(),
             }
         )
@@ -101,6 +156,6 @@ class SidecarSteps:
             lines=(header, *self.lines),
             facts=self.facts.build(),
             compactions=tuple(self.compactions),
-            unknown_kinds=UNKNOWN_KINDS,
+            unknown_kinds=self.unknown_kinds,
             origin=origin,
         )

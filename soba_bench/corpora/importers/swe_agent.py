@@ -109,12 +109,12 @@ class FileState:
         if cmd == "create" and len(words) > 1:
             return ToolUse(modifies=(self.resolve(words[1]),))
         if cmd in ("edit", "insert", "append") and self.open_file:
-            return ToolUse(modifies=(self.open_file,))
+            return ToolUse(modifies=(self.open_file,), target=" ".join(words[:2]))
         if cmd == "str_replace_editor" and len(words) > 2:
             path = self.resolve(words[2])
             return ToolUse(reads=(path,)) if words[1] == "view" else ToolUse(modifies=(path,))
         if cmd in INTERFACE or cmd.startswith(INTERFACE_PREFIXES):
-            return ToolUse()
+            return ToolUse(target=action.rstrip())  # submit, find_file...: not shell commands
         return ToolUse(command=action.rstrip())
 
     def classify_call(self, name: str, arguments: Any) -> ToolUse:
@@ -126,12 +126,12 @@ class FileState:
         if name == "create" and path:
             return ToolUse(modifies=(path,))
         if name in ("edit", "insert", "append") and self.open_file:
-            return ToolUse(modifies=(self.open_file,))
+            return ToolUse(modifies=(self.open_file,), target=name)
         if name == "str_replace_editor" and path:
             sub = args.get("command")
             return ToolUse(reads=(path,)) if sub == "view" else ToolUse(modifies=(path,))
         if name in INTERFACE or name.startswith(INTERFACE_PREFIXES):
-            return ToolUse()
+            return ToolUse(target=f"{name} {arguments}")
         return classify_generic(name, arguments)
 
 
@@ -153,6 +153,7 @@ class SweAgentImporter(Importer):
             "swe-agent",
             seed=digest("swe-agent", source.sha256),
             source_label=source.label,
+            source_path=source.path,
             source_sha256=source.sha256,
             options=options,
             issues=IssueLog(options.lenient),
@@ -178,7 +179,11 @@ class SweConversion:
 
     def history(self, history: list[Any], steps: list[Any]) -> None:
         for index, message in enumerate(history):
-            self.b.records += 1
+            role = message.get("role") if isinstance(message, dict) else None
+            self.b.at(
+                f"history:{role}" if isinstance(role, str) else "history",
+                self.where.at("history").at(index),
+            )
             try:
                 self.message(index, message, self.where.at("history").at(index))
             except InputError as err:
@@ -193,8 +198,8 @@ class SweConversion:
 
     def steps(self, steps: list[Any]) -> None:
         for index, step in enumerate(steps):
-            self.b.records += 1
             sw = self.where.at("trajectory").at(index)
+            self.b.at("trajectory step", sw)
             try:
                 step = expect_object(step, sw, "a trajectory step object")
                 action = get(step, "action", "string", sw) or ""

@@ -60,9 +60,8 @@ SHELL_TOOLS = frozenset(
         "container.exec",
     }
 )
-_PATCH_FILE = re.compile(
-    r"^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$"
-)
+_PATCH_OP = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$")
+_PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+?)\s*$")
 
 
 def parse_args(arguments: Any) -> dict[str, Any]:
@@ -100,16 +99,30 @@ def command_text(value: Any) -> str | None:
 
 def patch_paths(patch: Any) -> tuple[str, ...]:
     """Files an ``apply_patch`` envelope adds, updates, deletes or moves to."""
+    use = patch_use(patch)
+    return tuple(dict.fromkeys((*use.modifies, *use.deletes)))
+
+
+def patch_use(patch: Any) -> ToolUse:
+    """An ``apply_patch`` envelope's effects: files added or updated (modified), deleted,
+    and moved (``*** Move to:`` after an update)."""
     if not isinstance(patch, str):
-        return ()
-    paths: list[str] = []
+        return ToolUse()
+    modifies: list[str] = []
+    deletes: list[str] = []
+    moves: list[tuple[str, str]] = []
+    current = None
     for line in patch.splitlines():
-        m = _PATCH_FILE.match(line)
+        m = _PATCH_OP.match(line)
         if m:
-            path = m.group(1) or m.group(2)
-            if path not in paths:
-                paths.append(path)
-    return tuple(paths)
+            op, path = m.group(1), m.group(2)
+            current = path
+            target = deletes if op == "Delete" else modifies
+            if path not in target:
+                target.append(path)
+        elif (mv := _PATCH_MOVE.match(line)) and current:
+            moves.append((current, mv.group(1)))
+    return ToolUse(modifies=tuple(modifies), deletes=tuple(deletes), moves=tuple(moves))
 
 
 def classify_generic(name: Any, arguments: Any) -> ToolUse:
@@ -127,9 +140,9 @@ def classify_generic(name: Any, arguments: Any) -> ToolUse:
         return ToolUse(command=command)
     if key in ("apply_patch", "patch"):
         patch = args.get("input") or args.get("patch")
-        paths = patch_paths(patch if patch is not None else arguments)
-        if paths:
-            return ToolUse(modifies=paths)
+        use = patch_use(patch if patch is not None else arguments)
+        if use.modifies or use.deletes:
+            return use
     path = first_str(args, PATH_KEYS)
     if key in EDITOR_TOOLS:
         sub = args.get("command")

@@ -53,17 +53,22 @@ def test_facts(sessions):
     assert [f.text for f in facts_of(first, "file_read")] == ["/home/lee/shop/shop/cart.py"]
     (modified,) = facts_of(first, "file_modified")
     assert modified.text == "shop/cart.py" and len(modified.entry_ids) == 2
-    runs = facts_of(first, "verification")
-    assert [r.status for r in runs] == ["superseded", "active"]
+    (run,) = facts_of(first, "verification")
+    assert run.text == "python -m pytest tests/test_cart.py -q"
+    assert [r["result"] for r in run.attributes["runs"]] == ["failed", "passed"]
+    assert run.status == "resolved"
+    (blocker,) = facts_of(first, "blocker")
+    assert blocker.status == "resolved" and "1 failed, 1 passed" in blocker.text
     assert facts_of(sessions[1], "goal")[0].text.startswith("what does Cart.remove do")
 
 
 def test_empty_and_invalid_input(tmp_path):
     (tmp_path / ".aider.chat.history.md").write_text("\n# aider chat started at x\n\n")
-    with pytest.raises(InputError, match="no aider sessions found"):
+    with pytest.raises(InputError, match="nothing to import: no user or model text"):
         import_source("aider", tmp_path)
     with pytest.raises(InputError, match="source not found"):
         import_source("aider", tmp_path / "missing")
-    assert import_bytes("aider", b"\n\n", "h.md") == []
+    with pytest.raises(InputError, match=r"h\.md: nothing to import"):
+        import_bytes("aider", b"\n\n", "h.md")
     with pytest.raises(InputError, match=r"h\.md:2: invalid UTF-8"):
         import_bytes("aider", b"#### hi\n\xff\xfe\n", "h.md")

@@ -18,10 +18,13 @@ STREAM = DATA / "claude-code-stream" / "stream-lint-fix.jsonl"
 
 
 @pytest.fixture(scope="module")
-def transcript():
-    result = import_source("claude-code", TRANSCRIPT)
-    assert len(result.sessions) == 1
-    return result.sessions[0]
+def imported():
+    return import_source("claude-code", TRANSCRIPT).sessions
+
+
+@pytest.fixture(scope="module")
+def transcript(imported):
+    return imported[0]
 
 
 def source_records():
@@ -34,10 +37,19 @@ def test_main_chain_excludes_sidechains_and_abandoned_branches(transcript):
     assert "(interrupted)" not in texts  # the abandoned branch
     assert "Only src/weather/forecast.py:14 calls it;" not in texts  # the subagent's reply
     skipped = transcript.origin["skippedRecords"]
-    assert skipped["sidechain"] == 2 and skipped["offChain"] == 1
+    assert skipped["abandoned branch (not in the final conversation)"] == 1
     assert transcript.origin["variant"] == "transcript"
     assert transcript.session_id == "7d3c2a91-5b1e-4f0a-9c8d-2e6f4b1a7c35"
     assert transcript.lines[0]["cwd"] == "/home/dev/projects/weather-cli"
+
+
+def test_sidechain_is_its_own_session(imported):
+    main, side = imported
+    assert side.name == main.name + ".sidechain-sidechain"
+    assert side.origin["sidechainOf"] == main.session_id and side.session_id != main.session_id
+    texts = json.dumps(items(side))
+    assert "Only src/weather/forecast.py:14 calls it;" in texts  # the subagent's reply
+    check_session(side)
 
 
 def test_parallel_tool_result_off_the_chain_is_taken_back(transcript):
@@ -111,11 +123,11 @@ def test_ground_truth(transcript):
     }
     (modified,) = facts_of(transcript, "file_modified")
     assert len(modified.entry_ids) == 2
-    first, second = facts_of(transcript, "verification")
-    assert first.status == "superseded" and first.superseded_by == second.id
-    assert first.attributes["exitCode"] == 1 and second.attributes["exitCode"] == 0
+    (run,) = facts_of(transcript, "verification")
+    assert [r["exitCode"] for r in run.attributes["runs"]] == [1, 0]
+    assert run.status == "resolved" and run.resolved_at == run.entry_ids[3]
     (blocker,) = facts_of(transcript, "blocker")
-    assert blocker.status == "resolved" and blocker.resolved_at == second.entry_ids[1]
+    assert blocker.status == "resolved" and blocker.resolved_at == run.entry_ids[3]
     assert "NameError" not in blocker.text and "1 failed, 1 passed" in blocker.text
     truth = transcript.truth()
     assert "constraint" in truth.unknown_kinds and "goal" not in truth.unknown_kinds
@@ -128,10 +140,16 @@ def test_recorded_usage_replays(transcript):
 
 
 def test_stream_json():
-    (session,) = import_source("claude-code", STREAM).sessions
+    session, *subagents = import_source("claude-code", STREAM).sessions
     check_session(session)
     assert session.origin["variant"] == "stream-json"
-    assert session.origin["skippedRecords"] == {"sidechain": 1, "system:init": 1, "type:result": 1}
+    assert session.origin["skippedRecords"] == {
+        "system:init": 1,
+        "type:result (not model context)": 1,
+    }
+    (subagent,) = subagents  # the Task's own conversation, apart from the main one
+    assert subagent.name == "stream-lint-fix.sidechain-toolu_X"
+    assert items(subagent)[0]["content"][0]["text"] == "subagent notes"
     assert session.session_id == "4f2e9b10-3c7d-4a55-8e21-9b0c6d7e8f12"
     assert session.origin["flightRecords"] == 5
     (comp,) = session.compactions
@@ -179,7 +197,7 @@ def test_wrong_type_is_an_error_and_lenient_counts_it():
     content = _mutated(bad)
     with pytest.raises(InputError, match=r"t\.jsonl:3: wrong type \(field 'message.content'"):
         import_bytes("claude-code", content, "t.jsonl")
-    (session,) = import_bytes("claude-code", content, "t.jsonl", ImportOptions(lenient=True))
+    session, _ = import_bytes("claude-code", content, "t.jsonl", ImportOptions(lenient=True))
     assert session.origin["issues"]["skipped"] == 1
     assert "message.content" in session.origin["issues"]["messages"][0]
     check_session(session)

@@ -35,7 +35,15 @@ def test_items_are_copied_and_mapped(rollout):
     assert rollout.session_id == "0199a3c2-7b41-7d20-b3e5-5f61a2c9d804"
     assert rollout.lines[0]["cwd"] == "/Users/ana/src/ledger"
     skipped = rollout.origin["skippedRecords"]
-    assert skipped["event_msg:user_message"] == 1 and skipped["turn_context"] == 1
+    assert skipped["user_message (same as a response_item message)"] == 1
+    assert skipped["turn_context"] == 1
+    loss = rollout.origin["loss"]
+    assert loss["event_msg:user_message"] == {
+        "records": 1,
+        "entries": 0,
+        "skipped": {"user_message (same as a response_item message)": 1},
+    }
+    assert loss["response_item:message"]["records"] == loss["response_item:message"]["entries"]
 
 
 def test_token_count_goes_before_the_first_item_of_its_response(rollout):
@@ -76,8 +84,11 @@ def test_ground_truth_from_patches_commands_and_exit_codes(rollout):
     assert [f.text for f in facts_of(rollout, "file_modified")] == ["ledger/report.py"]
     verifications = facts_of(rollout, "verification")
     pytest_runs = [f for f in verifications if f.text == "pytest -q tests/test_report.py"]
-    assert [f.attributes["exitCode"] for f in pytest_runs] == [1, 0]
-    assert pytest_runs[0].status == "superseded"
+    (run,) = pytest_runs  # one fact per command, every run listed with its exit status
+    assert [r["exitCode"] for r in run.attributes["runs"]] == [1, 0]
+    assert [r["result"] for r in run.attributes["runs"]] == ["failed", "passed"]
+    assert run.status == "resolved" and run.resolved_at == run.attributes["runs"][1]["entryId"]
+    assert run.attributes["category"] == "test"
     (blocker,) = facts_of(rollout, "blocker")
     assert blocker.status == "resolved" and "1 failed, 1 passed" in blocker.text
 
@@ -103,8 +114,10 @@ def test_legacy_rollout_format():
     (session,) = import_bytes("codex", content, "rollout-legacy.jsonl")
     check_session(session)
     assert session.session_id == "legacy-1"
-    (verification,) = facts_of(session, "verification")
-    assert verification.text == "ls -la" and verification.attributes["exitCode"] == 0
+    # `ls -la` ran (exit 0) but checks nothing: not a verification, and not a blocker.
+    assert facts_of(session, "verification") == [] and facts_of(session, "blocker") == []
+    call = next(i for i in items(session) if i["type"] == "function_call")
+    assert json.loads(call["arguments"])["command"] == ["ls", "-la"]
 
 
 def test_output_without_call_and_bad_role_are_errors():
@@ -123,7 +136,10 @@ def test_output_without_call_and_bad_role_are_errors():
         "codex", "\n".join(bad_role).encode(), "r.jsonl", ImportOptions(lenient=True)
     )
     assert session.origin["issues"]["skipped"] == 1
-    assert not facts_of(session, "goal")  # the only real user message was the bad line
+    # The bad line is skipped; the prompt survives through its event_msg user_message line,
+    # which is then no longer a duplicate.
+    (goal,) = facts_of(session, "goal")
+    assert goal.text.startswith("The balance report double-counts refunds. Fix `summarize()`")
 
 
 def test_truncation_option_cuts_and_counts(rollout):

@@ -18,7 +18,16 @@ from soba_bench.errors import InputError, UnknownNameError
 from soba_bench.session import read_session
 from tests.unit.corpora.helpers import DATA, SWE_REAL, tree_hash
 
-FORMATS = ["aider", "claude-code", "codex", "hf", "openai-messages", "openhands", "swe-agent"]
+FORMATS = [
+    "aider",
+    "claude-code",
+    "codex",
+    "hf",
+    "openai-messages",
+    "openhands",
+    "swe-agent",
+    "text-tools",
+]
 
 
 def test_registry_names_and_unknown_name_lists_valid_ones():

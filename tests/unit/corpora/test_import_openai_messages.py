@@ -52,9 +52,9 @@ def test_finetune_jsonl_is_one_session_per_line_with_legacy_function_calls():
     legacy = items(sessions[1])
     assert legacy[1]["call_id"] == "fn-1" and legacy[2]["call_id"] == "fn-1"
     (blocker,) = facts_of(sessions[1], "blocker")
-    assert (
-        blocker.status == "unknown" and blocker.attributes["detector"] == "soba toolFailureOutput"
-    )
+    # No later success of the same call: the blocker stays open (not "unknown").
+    assert blocker.status == "open" and blocker.attributes["detector"] == "shell error"
+    assert blocker.text == "`lsof -i :8080` failed: Error: lsof: command not found"
 
 
 def test_plain_array_and_jsonl_of_messages():

@@ -89,12 +89,13 @@ def test_files_and_commands(imported):
         "/testbed/reproduce.py",
         "/testbed/src/marshmallow/fields.py",
     }
-    commands = [f.text for f in facts_of(session, "verification")]
-    assert commands == ["python reproduce.py", "ls -F", "python reproduce.py", "rm reproduce.py"]
-    assert all(f.attributes["exitCode"] is None for f in facts_of(session, "verification"))
+    # `rm reproduce.py` takes the script out of the modified set.
+    (script,) = [f for f in facts_of(session, "file_modified") if f.text == "/testbed/reproduce.py"]
+    assert script.status == "superseded" and script.attributes["deletedAt"]
+    # Reproduction scripts, `ls` and `rm` run commands but verify nothing.
+    assert facts_of(session, "verification") == []
     ctf = imported["ctf-crypto-katy"]
-    assert "python recover_flag.py" in [f.text for f in facts_of(ctf, "verification")]
-    assert "decompile release" not in [f.text for f in facts_of(ctf, "verification")]
+    assert facts_of(ctf, "verification") == []
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.stem)

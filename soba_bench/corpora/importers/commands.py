@@ -1,0 +1,328 @@
+"""What a shell command means for the ground truth, from its text alone.
+
+* :func:`verification_kind`: whether a command runs tests, a build, a linter or a type
+  checker (``test`` / ``build`` / ``lint`` / ``typecheck``), else None. A compound command
+  (``cd x && pytest -q``) counts when any of its simple commands does. Scripts the agent wrote
+  to reproduce a bug (``python reproduce.py``), file housekeeping (``rm``, ``mkdir``, ``ls``)
+  and searches are not verification.
+* :func:`file_effects`: the paths a command deletes (``rm``, ``git rm``, ``unlink``) and the
+  moves it makes (``mv``, ``git mv``), so the truth can take them out of the modified set.
+* :func:`output_failure`: an explicit failure in a tool's output text when the source records
+  no exit code (a traceback, a rejected edit, a timeout, a shell error...).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+# Words that only prefix the real command (wrappers, runners, environment setters).
+_WRAPPERS = frozenset(
+    {"sudo", "env", "time", "nice", "nohup", "xvfb-run", "command", "exec", "stdbuf"}
+)
+_RUNNERS = (
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("bundle", "exec"),
+    ("npx",),
+    ("pnpx",),
+    ("bunx",),
+    ("yarn", "dlx"),
+    ("pnpm", "exec"),
+    ("pnpm", "dlx"),
+    ("conda", "run"),
+)
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\||\n)\s*")
+_PY = re.compile(r"^(?:python(?:\d(?:\.\d+)?)?|py|pypy3?)$")
+_TEST_SCRIPT = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test|tests?|runtests)\.py$")
+_PKG_SCRIPTS = {
+    "test": "test",
+    "tests": "test",
+    "e2e": "test",
+    "coverage": "test",
+    "build": "build",
+    "compile": "build",
+    "lint": "lint",
+    "format:check": "lint",
+    "typecheck": "typecheck",
+    "type-check": "typecheck",
+    "types": "typecheck",
+    "tsc": "typecheck",
+    "check": "lint",
+}
+_DIRECT = {
+    # tests
+    **dict.fromkeys(
+        (
+            "pytest",
+            "py.test",
+            "tox",
+            "nox",
+            "jest",
+            "vitest",
+            "mocha",
+            "ava",
+            "karma",
+            "playwright",
+            "cypress",
+            "rspec",
+            "phpunit",
+            "ctest",
+            "nosetests",
+            "trial",
+            "behave",
+            "bats",
+            "runtests",
+        ),
+        "test",
+    ),
+    # lint
+    **dict.fromkeys(
+        (
+            "ruff",
+            "flake8",
+            "pylint",
+            "eslint",
+            "biome",
+            "golangci-lint",
+            "shellcheck",
+            "rubocop",
+            "stylelint",
+            "hadolint",
+            "yamllint",
+            "markdownlint",
+            "black",
+            "isort",
+            "prettier",
+            "clippy-driver",
+            "pre-commit",
+            "bandit",
+            "vulture",
+            "pyflakes",
+            "pycodestyle",
+        ),
+        "lint",
+    ),
+    # type checks
+    **dict.fromkeys(("mypy", "pyright", "pytype", "pyre", "tsc", "vue-tsc", "flow"), "typecheck"),
+}
+_SUBCOMMANDS = {
+    "go": {"test": "test", "build": "build", "vet": "lint"},
+    "cargo": {
+        "test": "test",
+        "nextest": "test",
+        "build": "build",
+        "check": "typecheck",
+        "clippy": "lint",
+        "fmt": "lint",
+    },
+    "make": {"test": "test", "tests": "test", "check": "test", "lint": "lint", "build": "build"},
+    "mvn": {"test": "test", "verify": "test", "compile": "build", "package": "build"},
+    "gradle": {"test": "test", "check": "test", "build": "build"},
+    "./gradlew": {"test": "test", "check": "test", "build": "build"},
+    "dotnet": {"test": "test", "build": "build"},
+    "swift": {"test": "test", "build": "build"},
+    "mix": {"test": "test", "compile": "build"},
+    "deno": {"test": "test", "lint": "lint", "check": "typecheck"},
+    "bun": {"test": "test"},
+    "zig": {"test": "test", "build": "build"},
+    "stack": {"test": "test", "build": "build"},
+    "cabal": {"test": "test", "build": "build"},
+    "bazel": {"test": "test", "build": "build"},
+    "ninja": {},
+    "cmake": {"--build": "build"},
+    "gofmt": {"-l": "lint"},
+}
+_PKG_MANAGERS = ("npm", "yarn", "pnpm", "bun")
+
+
+def split_commands(command: str) -> list[list[str]]:
+    """The simple commands of a shell line as word lists (quotes respected when possible)."""
+    out = []
+    for part in _SPLIT.split(command.strip()):
+        part = part.strip().lstrip("(").rstrip(")")
+        if not part:
+            continue
+        try:
+            words = shlex.split(part, comments=True)
+        except ValueError:
+            words = part.split()
+        if words:
+            out.append(words)
+    return out
+
+
+def _strip_prefixes(words: list[str]) -> list[str]:
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if _ASSIGN.match(word) or word in _WRAPPERS:
+            i += 1
+        elif word == "timeout" and i + 1 < len(words):
+            i += 2  # timeout DURATION CMD
+            while i < len(words) and words[i].startswith("-"):
+                i += 1
+        else:
+            break
+    words = words[i:]
+    for runner in _RUNNERS:
+        if tuple(words[: len(runner)]) == runner:
+            return _strip_prefixes(words[len(runner) :])
+    return words
+
+
+def _simple_kind(words: list[str]) -> str | None:
+    words = _strip_prefixes(words)
+    if not words:
+        return None
+    head = words[0].rsplit("/", 1)[-1] if words[0].startswith(("/", "./", "~")) else words[0]
+    rest = words[1:]
+    if _PY.match(head):
+        if len(rest) >= 2 and rest[0] == "-m":
+            return _simple_kind(rest[1:]) or (
+                "test" if rest[1] in ("unittest", "doctest") else None
+            )
+        script = next((w for w in rest if not w.startswith("-")), "")
+        if script.endswith("setup.py"):
+            i = rest.index(script)
+            sub = rest[i + 1] if i + 1 < len(rest) else ""
+            return {"test": "test", "build": "build", "build_ext": "build"}.get(sub)
+        return "test" if _TEST_SCRIPT.search(script) else None
+    if head in _DIRECT:
+        kind = _DIRECT[head]
+        if head in ("black", "isort", "prettier") and not any(
+            w in ("--check", "--diff", "-c") for w in rest
+        ):
+            return None  # formatting in place changes files; it checks nothing
+        if head == "ruff" and rest and rest[0] == "format" and "--check" not in rest:
+            return None
+        return kind
+    if head in _PKG_MANAGERS:
+        args = [w for w in rest if not w.startswith("-")]
+        if args and args[0] == "run" and len(args) > 1:
+            script = args[1]
+        elif args:
+            script = args[0]
+        else:
+            return None
+        for name, kind in _PKG_SCRIPTS.items():
+            if script == name or script.startswith(name + ":"):
+                return kind
+        return None
+    subs = _SUBCOMMANDS.get(words[0]) if words[0] in _SUBCOMMANDS else _SUBCOMMANDS.get(head)
+    if subs is not None:
+        if head == "make":
+            targets = [w for w in rest if not w.startswith("-") and "=" not in w]
+            if not targets:
+                return "build"
+            return next((subs[t] for t in targets if t in subs), None)
+        sub = next((w for w in rest if not w.startswith("-") or w in subs), None)
+        if head == "ninja":
+            return "build"
+        return subs.get(sub or "")
+    return None
+
+
+def verification_kind(command: str | None) -> str | None:
+    """``test`` / ``build`` / ``lint`` / ``typecheck`` when the command runs one, else None."""
+    if not command:
+        return None
+    for words in split_commands(command):
+        kind = _simple_kind(words)
+        if kind:
+            return kind
+    return None
+
+
+def file_effects(command: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """(deleted paths, (source, destination) moves) of a shell command."""
+    if not command:
+        return (), ()
+    deleted: list[str] = []
+    moves: list[tuple[str, str]] = []
+    for words in split_commands(command):
+        words = _strip_prefixes(words)
+        if words[:2] in (["git", "rm"], ["git", "mv"]):
+            words = [words[1], *words[2:]]
+        if not words:
+            continue
+        args = [w for w in words[1:] if not w.startswith("-")]
+        if words[0] in ("rm", "unlink") and args:
+            deleted.extend(a for a in args if not any(c in a for c in "*?$`"))
+        elif words[0] == "mv" and len(args) == 2:
+            moves.append((args[0], args[1]))
+    return tuple(deleted), tuple(moves)
+
+
+# Failure signals in output text, for sources without exit codes. Each names its cause.
+_FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("traceback", re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)),
+    (
+        "rejected edit",
+        re.compile(
+            r"^(?:Your proposed edit has introduced new syntax error|Your edit was not applied"
+            r"|No replacement was performed|ERROR: (?:Edit|Replacement) failed"
+            r"|<tool_use_error>)",
+            re.MULTILINE,
+        ),
+    ),
+    (
+        "timeout",
+        re.compile(
+            r"^(?:EXECUTION TIMED OUT|Command timed out|The command timed out"
+            r"|.*\btimed out after \d+)",
+            re.MULTILINE,
+        ),
+    ),
+    (
+        "shell error",
+        re.compile(
+            r"^(?:(?:ba|z)?sh: (?:line \d+: )?.*(?:command not found|No such file or directory"
+            r"|Permission denied|syntax error)"
+            r"|.*: command not found$)",
+            re.MULTILINE,
+        ),
+    ),
+    ("test failure", re.compile(r"^=+ .*\b\d+ (?:failed|errors?)\b.* =+$", re.MULTILINE)),
+    ("test failure", re.compile(r"^FAILED \(.*(?:failures|errors)=\d+", re.MULTILINE)),
+    ("test failure", re.compile(r"^\d+ (?:failed|errors?)\b.* in [\d.]+m?s\b", re.MULTILINE)),
+    ("test failure", re.compile(r"^(?:--- FAIL: |FAIL\s+\S+\s+[\d.]+s$)", re.MULTILINE)),
+    ("test failure", re.compile(r"^test result: FAILED\.", re.MULTILINE)),
+    ("rejected", re.compile(r"^(?:Wrong flag!?|Incorrect flag)\s*$", re.MULTILINE)),
+    ("error", re.compile(r"^(?:Error|ERROR|FATAL|fatal): ", re.MULTILINE)),
+)
+
+
+def output_failure(text: str) -> tuple[str, str] | None:
+    """(cause, the line that says so) of an explicit failure in an output's text (its first
+    20,000 characters and last 4,000, where runners put verdicts), else None."""
+    if not text:
+        return None
+    sample = text if len(text) <= 24000 else text[:20000] + "\n" + text[-4000:]
+    for cause, pattern in _FAILURE_PATTERNS:
+        m = pattern.search(sample)
+        if m:
+            line = sample[m.start() : sample.find("\n", m.start()) % (len(sample) + 1)]
+            return cause, line.strip()
+    return None
+
+
+_PASS_PATTERNS = (
+    re.compile(r"^=+ .*\b\d+ passed\b.* =+$", re.MULTILINE),
+    re.compile(r"^\d+ passed\b.* in [\d.]+m?s\b", re.MULTILINE),
+    re.compile(r"^OK(?: \(.*\))?\s*$", re.MULTILINE),
+    re.compile(r"^All checks passed!?\s*$", re.MULTILINE),
+    re.compile(r"^Success: no issues found", re.MULTILINE),
+    re.compile(r"^ok\s+\S+\s+[\d.]+s\s*$", re.MULTILINE),
+    re.compile(r"^test result: ok\.", re.MULTILINE),
+)
+
+
+def output_passed(text: str) -> bool:
+    """A test/lint runner's own success verdict in the output text."""
+    return any(p.search(text[-4000:]) for p in _PASS_PATTERNS) if text else False
