@@ -89,7 +89,13 @@ class ScorerConf:
     name: str = "default"
     # Empty: replay only, no scoring.
     scorers: list[str] = field(
-        default_factory=lambda: ["retention", "soba_quality", "failure_modes"]
+        default_factory=lambda: [
+            "availability",
+            "outcomes",
+            "retention",
+            "soba_quality",
+            "failure_modes",
+        ]
     )
     baselines: list[str] = field(
         default_factory=lambda: ["none", "truncation", "observation_masking"]
