@@ -87,7 +87,7 @@ def render_markdown(c: Comparison) -> str:
     )
     sessions = sum(p.sessions for p in c.pairs)
     same = sum(p.same_points for p in c.pairs)
-    tests = sum(1 for d in c.deltas if d.gated)
+    tests = sum(1 for d in c.deltas if d.gated and d.p_worse is not None)
     alpha = 1 - c.confidence
     lines.append(
         f"{len(c.pairs)} config pair(s), {sessions} paired session(s) ({same} scored at the same "
