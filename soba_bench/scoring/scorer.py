@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
 from soba_bench.corpora.truth import GroundTruth
+from soba_bench.errors import InputError
 from soba_bench.meter import get_meter
 from soba_bench.registry import Registry
 from soba_bench.scoring.failure_modes import DEFAULT_CONFIG, DetectorConfig
@@ -78,8 +79,16 @@ class ScoreConfig:
             SCORERS.get(name)
         for name in self.baselines:
             BASELINES.get(name)
-        if self.max_points is not None and self.max_points < 1:
-            raise ValueError(f"max_points must be >= 1 or None, got {self.max_points!r}")
+        if self.max_points is not None and (
+            not isinstance(self.max_points, int) or self.max_points < 1
+        ):
+            raise InputError(
+                "not a request count",
+                field="scorer.max_points",
+                value=self.max_points,
+                has_value=True,
+                expected="an integer >= 1, or null for every request",
+            )
 
 
 @dataclass

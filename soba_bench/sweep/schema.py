@@ -102,6 +102,10 @@ class ScorerConf:
     )
     keep_observations: int = 10
     meter: str = DEFAULT_METER
+    # Availability is scored on at most this many requests per session: a sample seeded by
+    # points_seed, the same for every job of the session (null: all requests).
+    max_points: int | None = 1000
+    points_seed: int = 0
     # Parameters of the probes scorer (soba_bench.scoring.probes.ProbeConfig).
     params: dict[str, Any] = field(default_factory=dict)
 

@@ -254,3 +254,10 @@ def test_each_comparison_strategy_is_charged_its_own_tokens():
             assert row["inputTokens"] > soba
             checked += 1
     assert checked >= 2
+
+
+def test_a_bad_point_limit_is_an_input_error():
+    from soba_bench.errors import InputError
+
+    with pytest.raises(InputError, match=r"scorer\.max_points"):
+        ScoreConfig(max_points=0)
