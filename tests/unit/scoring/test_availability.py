@@ -261,3 +261,66 @@ def test_a_bad_point_limit_is_an_input_error():
 
     with pytest.raises(InputError, match=r"scorer\.max_points"):
         ScoreConfig(max_points=0)
+
+
+def oracle_points(ctx):
+    """The straightforward availability of every request: all live facts checked against the
+    whole input at each point (what the incremental state must reproduce)."""
+    from bisect import bisect_right
+
+    from soba_bench.scoring.retention import RETENTION_KINDS, present
+    from soba_bench.scoring.scorers.availability import kind_of
+    from soba_bench.scoring.views import capsule_view
+    from soba_bench.strategies.rival_branch import is_output
+
+    walk, lifecycle = ctx.walk, ctx.lifecycle
+    facts = [f for f in ctx.truth.facts if f.kind in RETENTION_KINDS]
+    evidence = {}
+    for fact in facts:
+        ids = (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
+        evidence[fact.id] = sorted({walk.position[i] for i in ids if i in walk.position})
+    rows = []
+    for point in ctx.point_inputs:
+        shown = set()
+        if point.prefix is not None:
+            view = capsule_view(ctx.replayed[point.prefix].data, ctx.config.match)
+            shown = {f.id for f in facts if present(f, view)}
+        live, visible = {}, {}
+        for fact in facts:
+            if not lifecycle.live_at(fact, point.at):
+                continue
+            kind = kind_of(fact)
+            live[kind] = live.get(kind, 0) + 1
+            seen = evidence[fact.id][: bisect_right(evidence[fact.id], point.end - 1)]
+            in_tail = any(
+                i >= point.start and (i > point.masked or not is_output(ctx.replayed[i].item))
+                for i in seen
+            )
+            if not point.request.refused and (fact.kind == "skill" or fact.id in shown or in_tail):
+                visible[kind] = visible.get(kind, 0) + 1
+        rows.append((live, visible))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "strategy,variant",
+    [
+        ("soba", "soba-0.6.14"),
+        ("soba", "soba-0.6.14+newest-blockers"),
+        ("observation_masking", "soba-0.6.14"),
+        ("truncation", "soba-0.6.14"),
+        ("hybrid", "soba-0.6.14"),
+    ],
+)
+def test_the_incremental_state_matches_the_straightforward_count(strategy, variant):
+    from soba_bench.scoring.scorer import ScoreContext
+
+    session, truth = generated(1200, seed=5)
+    ctx = StrategyContext(build_engine_config(SMALL_WINDOW), ReplayOptions(variant=variant))
+    trace = get_strategy(strategy)(session, ctx).trace
+    config = ScoreConfig(scorers=("availability",), max_points=None)
+    scores = score_replay("s", trace.entries, truth, config, trace.check_lines())
+    expected = oracle_points(ScoreContext("s", trace.entries, truth, config, trace.check_lines()))
+    got = [(p["live"], p["visible"]) for p in scores.points]
+    assert len(got) == len(expected) > 100
+    assert got == expected
