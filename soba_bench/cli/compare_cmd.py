@@ -1,9 +1,16 @@
 """Compare a candidate result folder with a base one: the CI gate for prompt and engine changes.
 
-Pairs the jobs of BASE_DIR and CAND_DIR (a run or a sweep folder each) by config and session,
-reports CAND - BASE per metric with a seeded paired-bootstrap interval, and exits 1 when a
-metric gets worse by more than --max-drop (in the metric's unit) with the interval excluding
-0; 0 otherwise; 2 on bad input (no run, nothing pairs, unknown metric).
+Pairs the jobs of BASE_DIR and CAND_DIR (a run or a sweep folder each) by config and session
+(every job of a session is scored at the same evaluation points: the walk's model requests),
+reports CAND - BASE per metric with a seeded paired-bootstrap interval, a Holm-adjusted
+sign-flip p-value and the minimum detectable effect. Gated by default: state availability
+(overall and per fact kind), refused requests, blocked turns, overflows, degraded-fallback
+rate. Fewer refused requests with availability not lower is an improvement.
+
+Exit codes: 0 no regression (or an improvement); 1 a metric got worse by more than --max-drop
+with its Holm-adjusted p-value <= 1 - confidence; 2 bad input (no run, nothing pairs, unknown
+metric); 3 cannot test (no ground truth on the paired sessions, or too few pairs for the test
+to reach its level): never reported as "no regression".
 
 Pairing: a setting with one value in BASE and another in CAND (prompt id, variant, strategy,
 summarizer, an engine key) is the thing under test; the jobs pair on all other settings.
@@ -32,9 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="metrics",
         metavar="NAME",
         help=(
-            f"metric to gate on (repeatable; default {len(DEFAULT_METRICS)} metrics: recall of "
-            "the model input and capsule_recall, overall and per fact kind, staleness, "
-            "soba_quality_pass_rate, savings_ratio, degraded_rate, blocked_requests). "
+            f"metric to gate on (repeatable; default {len(DEFAULT_METRICS)} metrics: "
+            "availability overall and per fact kind, refused_requests, blocked_turns, "
+            "overflows, degraded_rate; capsule-moment diagnostics such as recall.<kind> on "
+            "request). "
             f"Valid: {', '.join(COMPARE_METRICS)}"
         ),
     )

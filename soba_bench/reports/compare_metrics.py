@@ -5,7 +5,12 @@ Each metric gives one value per job x session (NaN where it does not apply: no g
 no capsule, no completed compaction), so sessions are the unit the paired bootstrap
 resamples; capsule moments are averaged within a session first.
 
-Names follow ``session_metrics``: ``recall`` / ``recall.<kind>`` score the whole model input
+Names follow ``session_metrics``. The gate's defaults: ``availability`` (the headline: the
+share of live facts the model can see at the fixed evaluation points, macro over fact kinds)
+and ``availability.<kind>``, and the outcomes ``refused_requests``, ``blocked_turns``,
+``overflows`` and ``degraded_rate``; ``input_tokens_billed`` and ``peak_context_tokens`` (each
+strategy's own costs) are shown beside them, never gated. Capsule-moment diagnostics, on
+request (``--metric``): ``recall`` / ``recall.<kind>`` score the whole model input
 at capsule moments (capsule plus retained tail, or whatever a rival strategy sends: comparable
 across strategies); ``capsule_recall`` / ``capsule_recall.<kind>`` the capsule alone (what a
 summarizer prompt controls); ``staleness`` / ``staleness.<kind>`` superseded or resolved facts
@@ -23,6 +28,7 @@ from typing import TYPE_CHECKING
 from soba_bench.errors import InputError
 from soba_bench.registry import Registry
 from soba_bench.scoring.retention import RETENTION_KINDS, STALE_KINDS
+from soba_bench.scoring.scorers.availability import AVAILABILITY_KINDS
 from soba_bench.scoring.stats import METRICS, MetricSpec
 
 if TYPE_CHECKING:  # pandas and the frames are imported on use: the CLI's parser loads this
@@ -51,6 +57,14 @@ def _add(name: str, base: str, description: str) -> None:
     COMPARE_METRICS.add(name, CompareMetric(name, METRICS.get(base), description))
 
 
+_add("availability", "availability", "state availability at the requests, macro over kinds")
+for _kind in AVAILABILITY_KINDS:
+    _add(f"availability.{_kind}", "availability", f"availability of {_kind} facts")
+_add("refused_requests", "refused_requests", "requests refused, nothing sent")
+_add("blocked_turns", "blocked_turns", "turns with a refused request")
+_add("overflows", "overflows", "requests whose input would not fit the window")
+_add("input_tokens_billed", "input_tokens_billed", "input tokens of every request sent")
+_add("peak_context_tokens", "peak_context_tokens", "largest input sent")
 _add("recall", "recall", "model-input recall, all fact kinds")
 _add("capsule_recall", "recall", "capsule recall, all fact kinds")
 _add("staleness", "staleness", "stale facts shown as current in the capsule")
@@ -67,19 +81,23 @@ _add("reclaimed_tokens", "reclaimed_tokens", "tokens reclaimed per session")
 _add("blocked_requests", "blocked_requests", "requests refused per session")
 _add("skip_rate", "skip_rate", "attempts skipped by the ROI checks")
 
-# The gate's default: what a prompt or engine change must not make worse.
+# The gate's default: the headline with its kinds, and the outcomes. The degraded-fallback
+# rate is gated because a prompt whose drafts SOBA's validator rejects shows only there.
+HEADLINE = "availability"
 DEFAULT_METRICS: tuple[str, ...] = (
-    "recall",
-    *(f"recall.{k}" for k in RETENTION_KINDS),
-    "capsule_recall",
-    *(f"capsule_recall.{k}" for k in RETENTION_KINDS),
-    "staleness",
-    *(f"staleness.{k}" for k in STALE_KINDS),
-    "soba_quality_pass_rate",
-    "savings_ratio",
+    HEADLINE,
+    *(f"availability.{k}" for k in AVAILABILITY_KINDS),
+    "refused_requests",
+    "blocked_turns",
+    "overflows",
     "degraded_rate",
-    "blocked_requests",
 )
+# Costs shown beside the gated metrics, never tested (more requests sent cost more tokens).
+REPORTED_METRICS: tuple[str, ...] = ("input_tokens_billed", "peak_context_tokens")
+# Fewer of these, with the headline not lower, is an improvement (compare's joint rule)...
+OUTCOME_RELIEF = frozenset({"refused_requests", "blocked_turns"})
+# ...which never excuses a higher degraded-fallback rate.
+UNEXCUSED = frozenset({HEADLINE, "degraded_rate"})
 
 # session_metrics column -> compare name, where they differ.
 _RENAMED = {
@@ -169,7 +187,10 @@ def metric_frame(rs: RunSet) -> pd.DataFrame:
     if {"skipped", "attempts"} <= set(m.columns):
         attempts = m["attempts"].where(m["attempts"] > 0)
         m["skip_rate"] = m["skipped"] / attempts
-    for part in (_own_retention(rs), _degraded_rate(rs)):
+    parts = [_own_retention(rs)]
+    if "degraded_rate" not in m.columns:  # runs scored before the outcomes scorer
+        parts.append(_degraded_rate(rs))
+    for part in parts:
         if not part.empty:
             m = m.merge(part, on=KEYS, how="left")
     return m
@@ -193,6 +214,15 @@ class SideMetrics:
     def sessions(self, folder: Path) -> tuple[str, ...]:
         rows = self.frame[self.frame["job_id"] == self.job_id(folder)]
         return tuple(str(s) for s in rows["session"])
+
+    def points(self, folder: Path) -> dict[str, str]:
+        """session -> digest of the evaluation points availability was scored at."""
+        path = Path(folder) / "scores" / "availability.jsonl"
+        if not path.is_file():
+            return {}
+        from soba_bench.reports.records import read_jsonl
+
+        return {str(r.get("session")): str(r.get("pointsDigest")) for r in read_jsonl(path)}
 
     def values(self, folder: Path, metric: CompareMetric) -> SessionValues:
         """session -> value for every session of the job (None where it does not apply)."""

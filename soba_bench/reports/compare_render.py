@@ -31,8 +31,19 @@ def _num(value: float | None, unit: str, signed: bool = False) -> str:
     return text
 
 
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
 def _row(d: MetricDelta, with_config: bool) -> str:
-    mark = "❌" if d.regression else ("▲" if _better(d) else "▼" if _worse(d) else "")
+    if d.regression:
+        mark = "❌"
+    elif d.traded:
+        mark = "⇄"
+    elif d.improved:
+        mark = "✔"
+    else:
+        mark = "▲" if _better(d) else "▼" if _worse(d) else ""
     arrow = "↑" if d.higher_is_better else "↓"
     cells = [mark, f"`{d.metric}` {arrow}"]
     if with_config:
@@ -42,6 +53,8 @@ def _row(d: MetricDelta, with_config: bool) -> str:
         _num(d.cand, d.unit),
         _num(d.delta, d.unit, signed=True),
         f"[{_num(d.low, d.unit, True)}, {_num(d.high, d.unit, True)}]",
+        _p(d.p_worse if _worse(d) else d.p_better) if d.gated else "not gated",
+        _num(d.mde, d.unit) if d.gated else "-",
         str(d.sessions),
     ]
     return "| " + " | ".join(cells) + " |"
@@ -55,31 +68,48 @@ def _worse(d: MetricDelta) -> bool:
     return d.delta is not None and d.delta != 0 and not _better(d)
 
 
+_HEADS = {
+    "regression": "### ❌ soba-bench compare: {n} metric(s) regressed",
+    "cannot test": "### ⚠️ soba-bench compare: cannot test",
+    "improvement": "### ✅ soba-bench compare: improvement, no regression",
+    "no regression": "### ✅ soba-bench compare: no regression",
+}
+
+
 def render_markdown(c: Comparison) -> str:
     """The comparison as a compact Markdown report."""
-    n_reg = len(c.regressions)
-    if n_reg:
-        head = f"### ❌ soba-bench compare: {len(c.flagged_metrics)} metric(s) regressed"
-    else:
-        head = "### ✅ soba-bench compare: no regression"
-    lines = [head, ""]
+    lines = [_HEADS[c.verdict].format(n=len(c.flagged_metrics)), ""]
+    if c.cannot_test is not None:
+        lines += [f"Cannot test: {c.cannot_test}. Exit code 3.", ""]
     tested = "; ".join(f"`{k}` {show(b)} → {show(v)}" for k, b, v in c.tested)
     lines.append(
         f"BASE `{c.base}` vs CAND `{c.cand}`; under test: {tested or 'nothing (same config)'}"
     )
     sessions = sum(p.sessions for p in c.pairs)
+    same = sum(p.same_points for p in c.pairs)
+    tests = sum(1 for d in c.deltas if d.gated and d.p_worse is not None)
+    alpha = 1 - c.confidence
     lines.append(
-        f"{len(c.pairs)} config pair(s), {sessions} paired session(s); a metric fails when it "
-        f"gets worse by more than its max drop with the {c.confidence:.0%} bootstrap interval "
-        f"(seed {c.seed}) excluding 0."
+        f"{len(c.pairs)} config pair(s), {sessions} paired session(s) ({same} scored at the same "
+        f"evaluation points on both sides). A metric fails when it is worse by more than its "
+        f"max drop with its Holm-adjusted sign-flip p-value (over {tests} tests) at most "
+        f"{alpha:.2f}; intervals: {c.confidence:.0%} paired bootstrap over sessions "
+        f"(seed {c.seed}); MDE: the smallest true change detectable with 80% power at this n."
     )
+    traded = [d for d in c.deltas if d.traded]
+    if traded:
+        lines.append(
+            "Fewer refused requests with availability not lower: an improvement; "
+            f"{_names(list(dict.fromkeys(d.metric for d in traded)))} got worse in exchange "
+            "(⇄, not failed)."
+        )
     lines.append("")
     moved = [d for d in c.deltas if d.changed or d.regression]
-    moved.sort(key=lambda d: (not d.regression, not _worse(d), d.metric, d.config))
+    moved.sort(key=lambda d: (not d.regression, not d.traded, not _worse(d), d.metric, d.config))
     with_config = len(c.pairs) > 1
     if moved:
         header = ["", "metric", *(["config"] if with_config else []), "base", "cand", "Δ"]
-        header += [f"{c.confidence:.0%} CI", "n"]
+        header += [f"{c.confidence:.0%} CI", "p (Holm)", "MDE", "n"]
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "---|" * len(header))
         lines += [_row(d, with_config) for d in moved]

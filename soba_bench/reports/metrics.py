@@ -1,6 +1,12 @@
 """The headline metrics of every job x session, one row each (what ``compare`` pairs on).
 
-Retention columns read the job's own replay (scoring labels it with the job's strategy:
+``availability`` (the headline: share of live facts the model can see at the fixed
+evaluation points, macro over fact kinds) and ``availability.<kind>``; the outcomes
+``requests``, ``refused_requests``, ``blocked_turns``, ``overflows``, ``degraded_rate``,
+``input_tokens_billed``, ``peak_context_tokens`` (each strategy's own).
+
+Retention columns (diagnostics) read the job's own replay (scoring labels it with the job's
+strategy:
 ``soba`` for SOBA's engine, else the rival's name) on the ``input`` view (capsule plus
 retained tail: comparable across strategies) averaged over capsule moments:
 ``recall`` (all facts), ``recall.<kind>`` per fact kind, ``leak.<kind>`` for the noise
@@ -92,6 +98,15 @@ def _score_metrics(scores: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
         parts.append(wide)
         capsule = retention[(retention["view"] == "capsule") & (retention["kind"] == "all")]
         parts.append(capsule.groupby(KEYS)["value"].mean().rename("capsule_recall").to_frame())
+    avail = scores[(scores["scorer"] == "availability") & own]
+    if not avail.empty:
+        wide = avail.pivot_table(index=KEYS, columns="kind", values="value", aggfunc="mean")
+        wide.columns = ["availability" if k == "all" else f"availability.{k}" for k in wide.columns]
+        parts.append(wide)
+    outcomes = scores[(scores["scorer"] == "outcomes") & own & (scores["metric"] != "attempts")]
+    if not outcomes.empty:
+        # "attempts" is already a session count column (the same number).
+        parts.append(outcomes.pivot_table(index=KEYS, columns="metric", values="value"))
     quality = scores[(scores["scorer"] == "soba_quality") & (scores["kind"] == "all")]
     if not quality.empty:
         wide = quality.pivot_table(index=KEYS, columns="metric", values="value", aggfunc="mean")

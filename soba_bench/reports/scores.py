@@ -2,7 +2,9 @@
 
 Columns: session, scorer, strategy (the scored strategy: ``soba`` is the job's own replay,
 the others the comparison views), view, moment (``capsules``: mean over capsule moments;
-``final``), kind (a fact kind, a quality dimension, a failure-mode detector, or ``all``),
+``final``; ``points``: the fixed evaluation points of ``availability``; ``session``: a
+per-session figure such as the ``outcomes``), kind (a fact kind, a quality dimension, a
+failure-mode detector, or ``all``),
 metric, value, higher_is_better (False for the recall of noise kinds: secrets, injected
 instructions and distractors carried along are leaks).
 """
@@ -39,6 +41,27 @@ HIGHER_IS_BETTER = {
     "findings": False,
     "flag": False,
     "survival": True,
+    "availability": True,
+    # outcomes: fewer is better, except nothing (tokens and peak are costs)
+    "requests": False,
+    "refused_requests": False,
+    "blocked_turns": False,
+    "overflows": False,
+    "attempts": False,
+    "degraded_rate": False,
+    "input_tokens_billed": False,
+    "peak_context_tokens": False,
+}
+# outcomes.jsonl field -> metric name in the tidy frame (and a session_metrics column).
+OUTCOME_METRICS = {
+    "requests": "requests",
+    "refusedRequests": "refused_requests",
+    "blockedTurns": "blocked_turns",
+    "overflows": "overflows",
+    "attempts": "attempts",
+    "degradedRate": "degraded_rate",
+    "inputTokensBilled": "input_tokens_billed",
+    "peakContextTokens": "peak_context_tokens",
 }
 RETENTION_ROW_METRICS = ("recall", "precision", "staleness")
 RETENTION_SESSION_METRICS = ("recall", "staleness", "leaks", "hallucinatedPaths")
@@ -171,6 +194,48 @@ def _drift(scores_dir: Path) -> list[dict[str, Any]]:
     ]
 
 
+def _availability(scores_dir: Path) -> list[dict[str, Any]]:
+    """State availability per session: kind ``all`` is the headline (macro over kinds)."""
+    path = scores_dir / "availability.jsonl"
+    if not path.is_file():
+        return []
+    out: list[dict[str, Any]] = []
+    for row in read_jsonl(path):
+        base = {
+            "session": row.get("session"),
+            "scorer": "availability",
+            "strategy": row.get("strategy"),
+            "view": "input",
+            "moment": "points",
+            "metric": "availability",
+        }
+        out.append({**base, "kind": "all", "value": row.get("availability")})
+        for key, value in row.items():
+            if key.startswith("availability."):
+                out.append({**base, "kind": key.split(".", 1)[1], "value": value})
+    return out
+
+
+def _outcomes(scores_dir: Path) -> list[dict[str, Any]]:
+    path = scores_dir / "outcomes.jsonl"
+    if not path.is_file():
+        return []
+    out: list[dict[str, Any]] = []
+    for row in read_jsonl(path):
+        base = {
+            "session": row.get("session"),
+            "scorer": "outcomes",
+            "strategy": row.get("strategy"),
+            "view": "replay",
+            "moment": "session",
+            "kind": "all",
+        }
+        for field, metric in OUTCOME_METRICS.items():
+            value = row.get(field)
+            out.append({**base, "metric": metric, "value": None if value is None else float(value)})
+    return out
+
+
 def read_scores(
     folder: Path, record: dict[str, Any], sessions: list[str]
 ) -> tuple[pd.DataFrame, list[str]]:
@@ -184,6 +249,8 @@ def read_scores(
         scorers = [
             name
             for name, file in (
+                ("availability", "availability.jsonl"),
+                ("outcomes", "outcomes.jsonl"),
                 ("retention", "rows.jsonl"),
                 ("soba_quality", "quality.jsonl"),
                 ("failure_modes", "findings.jsonl"),
@@ -191,6 +258,10 @@ def read_scores(
             if (scores_dir / file).is_file()
         ]
     rows = _retention(scores_dir) + _drift(scores_dir) if "retention" in scorers else []
+    if "availability" in scorers:
+        rows += _availability(scores_dir)
+    if "outcomes" in scorers:
+        rows += _outcomes(scores_dir)
     if "soba_quality" in scorers:
         rows += _quality(scores_dir)
     if "failure_modes" in scorers:

@@ -92,3 +92,53 @@ def findings_table(all_scores: Iterable[SessionScores]) -> dict[str, dict[str, i
             table[name]["sessions"] += 1
             table[name]["findings"] += count
     return dict(sorted(table.items()))
+
+
+def availability_summary(rows: list[dict[str, Any]], *, seed: int = 0) -> dict[str, Any] | None:
+    """The headline over sessions: mean state availability with its 95% bootstrap interval,
+    and the same per fact kind (None when no session had ground truth)."""
+    if not rows:
+        return None
+    from soba_bench.scoring.scorers.availability import AVAILABILITY_KINDS
+
+    estimate, low, high = bootstrap_ci([r.get("availability") for r in rows], seed=seed)
+    kinds = {}
+    for kind in AVAILABILITY_KINDS:
+        value, k_low, k_high = bootstrap_ci(
+            [r.get(f"availability.{kind}") for r in rows], seed=seed
+        )
+        if value is not None:
+            kinds[kind] = {"mean": value, "ci": [k_low, k_high]}
+    return {
+        "sessions": len(rows),
+        "mean": estimate,
+        "ci": [low, high],
+        "kinds": kinds,
+        "points": sum(r.get("points") or 0 for r in rows),
+        "refusedPoints": sum(r.get("refusedPoints") or 0 for r in rows),
+    }
+
+
+OUTCOME_SUMS = (
+    "requests",
+    "refusedRequests",
+    "blockedTurns",
+    "overflows",
+    "attempts",
+    "completed",
+    "degradedCapsules",
+    "inputTokensBilled",
+)
+
+
+def outcome_totals(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Outcome counts summed over sessions, the degraded rate over all completed capsules,
+    and the largest input sent (None when the outcomes scorer did not run)."""
+    if not rows:
+        return None
+    out: dict[str, Any] = {"sessions": len(rows)}
+    for name in OUTCOME_SUMS:
+        out[name] = sum(r.get(name) or 0 for r in rows)
+    out["degradedRate"] = out["degradedCapsules"] / out["completed"] if out["completed"] else None
+    out["peakContextTokens"] = max((r.get("peakContextTokens") or 0) for r in rows)
+    return out

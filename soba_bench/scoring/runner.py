@@ -9,7 +9,13 @@ from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
 from soba_bench.replay.compare import read_jsonl
-from soba_bench.scoring.aggregate import corpus_table, findings_table, session_table
+from soba_bench.scoring.aggregate import (
+    availability_summary,
+    corpus_table,
+    findings_table,
+    outcome_totals,
+    session_table,
+)
 from soba_bench.scoring.probes import probe_corpus_table, probe_session_table
 from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
 from soba_bench.session import read_session
@@ -31,7 +37,7 @@ def write_scores(
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
     }
-    tables.update(probes=[], probe_moments=[])
+    tables.update(probes=[], probe_moments=[], points=[], availability=[], outcomes=[])
     probe_sessions: list[dict[str, Any]] = []
     for scores in all_scores:
         tables["rows"] += scores.rows
@@ -42,6 +48,9 @@ def write_scores(
         tables["sessions"] += session_table(scores)
         tables["probes"] += scores.probes
         tables["probe_moments"] += scores.probe_moments
+        tables["points"] += scores.points
+        tables["availability"] += scores.availability
+        tables["outcomes"] += scores.outcomes
         probe_sessions += probe_session_table(scores.session, scores.probe_moments)
     # Probe rows are averaged apart: their metrics are not retention's.
     corpus = corpus_table(tables["sessions"], seed=seed)
@@ -50,6 +59,8 @@ def write_scores(
     for name, rows in {**tables, "corpus": corpus + probes}.items():
         write_jsonl(layout.scores(name, scores_dir), rows)
     return {
+        "availability": availability_summary(tables["availability"], seed=seed),
+        "outcomes": outcome_totals(tables["outcomes"]),
         "corpus": corpus,
         "probes": probes,
         "findings": findings_table(all_scores),

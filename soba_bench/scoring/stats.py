@@ -140,3 +140,78 @@ _declare("soba_quality_score", "SOBA's lexical portable-capsule quality score", 
 _declare("soba_quality_pass_rate", "share of capsules passing SOBA's threshold", True, "ratio")
 _declare("blocked_requests", "barriers that refused the model request", False, "count")
 _declare("failure_findings", "failure-mode detector findings", False, "count")
+_declare("availability", "share of live facts the model can see at each request", True, "ratio")
+_declare("refused_requests", "model requests refused (nothing sent)", False, "count")
+_declare("blocked_turns", "turns with at least one refused request", False, "count")
+_declare("overflows", "requests whose input would not fit the context window", False, "count")
+_declare("input_tokens_billed", "input tokens of every request sent", False, "tokens")
+_declare("peak_context_tokens", "largest input sent", False, "tokens")
+
+# Up to this many pairs the sign-flip test enumerates every sign vector (2^n of them).
+_EXACT_SIGN_FLIPS = 16
+
+
+def sign_flip_pvalues(
+    diffs: Sequence[float], n_resamples: int = 20000, seed: int = 0
+) -> tuple[float, float]:
+    """One-sided p-values (mean < 0, mean > 0) of a paired sign-flip randomization test on
+    the per-session differences. Under "no difference" each session's two sides are
+    exchangeable, so every sign of its difference is equally likely: the test is exact at any
+    n (every sign vector enumerated up to 16 pairs; a seeded Monte-Carlo sample above), which
+    a percentile bootstrap is not at small n. No differences give (1, 1)."""
+    data = np.asarray(diffs, dtype=float)
+    n = data.size
+    if n == 0:
+        return 1.0, 1.0
+    observed = data.mean()
+    if n <= _EXACT_SIGN_FLIPS:
+        codes = np.arange(2**n, dtype=np.int64)[:, None] >> np.arange(n) & 1
+        signs = 1 - 2 * codes
+        means = (signs * data).mean(axis=1)
+        tol = 1e-12 * max(1.0, float(np.abs(data).max()))
+        return (
+            float(np.mean(means <= observed + tol)),
+            float(np.mean(means >= observed - tol)),
+        )
+    rng = np.random.default_rng(seed)
+    signs = rng.choice(np.array([-1.0, 1.0]), size=(n_resamples, n))
+    means = (signs * data).mean(axis=1)
+    tol = 1e-12 * max(1.0, float(np.abs(data).max()))
+    less = (1 + np.sum(means <= observed + tol)) / (n_resamples + 1)
+    greater = (1 + np.sum(means >= observed - tol)) / (n_resamples + 1)
+    return float(less), float(greater)
+
+
+def min_sign_flip_p(n: int) -> float:
+    """The smallest one-sided p-value a sign-flip test over ``n`` pairs can give."""
+    return 2.0**-n if n > 0 else 1.0
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (None stays None and does not count as a test):
+    rejecting where the adjusted value is <= alpha keeps the chance of any false rejection
+    among the tests at most alpha."""
+    tested = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    m = len(tested)
+    out: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    for rank, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
+def minimum_detectable_effect(
+    diffs: Sequence[float], alpha: float = 0.05, power: float = 0.8
+) -> float | None:
+    """The smallest true mean difference a one-sided test at level ``alpha`` detects with the
+    given power, for this many pairs and their observed spread (normal approximation):
+    ``(z(1 - alpha) + z(power)) * sd / sqrt(n)``. None below two pairs."""
+    from statistics import NormalDist
+
+    data = np.asarray(diffs, dtype=float)
+    if data.size < 2:
+        return None
+    sd = float(data.std(ddof=1))
+    z = NormalDist().inv_cdf
+    return (z(1 - alpha) + z(power)) * sd / float(np.sqrt(data.size))

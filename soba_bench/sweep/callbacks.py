@@ -110,6 +110,7 @@ def job_rows(sweep_dir: Path) -> list[dict[str, Any]]:
             "record": str(path),
             "overrides": " ".join((record.get("job") or {}).get("overrides") or []),
             **{k: totals.get(k) for k in console.TOTAL_COLUMNS},
+            **console.headline(record),
             "recall": console.soba_recall(record.get("scoring")),
             "inputRecall": console.input_recall(record),
             "wallSeconds": (record.get("timings") or {}).get("wallSeconds"),

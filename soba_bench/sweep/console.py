@@ -53,9 +53,28 @@ def header_row() -> str:
 
 
 def format_scores(scoring: dict[str, Any]) -> str:
-    """Retention by strategy (mean over sessions, capsule moments) and detector counts."""
-    lines = [
-        "",
+    """State availability (the headline) and outcomes, then retention by strategy (mean over
+    sessions, capsule moments: a diagnostic) and detector counts."""
+    lines = [""]
+    avail = scoring.get("availability")
+    if avail and avail.get("mean") is not None:
+        low, high = avail["ci"]
+        kinds = ", ".join(f"{k} {v['mean']:.2f}" for k, v in avail["kinds"].items())
+        lines.append(
+            f"state availability {avail['mean']:.3f} [{low:.3f}, {high:.3f}] over "
+            f"{avail['sessions']} sessions, {avail['points']} requests ({kinds})"
+        )
+    outcomes = scoring.get("outcomes")
+    if outcomes:
+        rate = outcomes["degradedRate"]
+        lines.append(
+            f"outcomes: {outcomes['requests']} requests, {outcomes['refusedRequests']} refused, "
+            f"{outcomes['blockedTurns']} blocked turns, {outcomes['overflows']} overflows, "
+            f"{outcomes['attempts']} attempts, degraded rate "
+            f"{'-' if rate is None else f'{rate:.2f}'}, {outcomes['inputTokensBilled']} input "
+            f"tokens billed, peak context {outcomes['peakContextTokens']}"
+        )
+    lines += [
         "retention (capsule moments, mean over sessions with ground truth)",
         f"{'strategy':<22}{'view':<14}{'recall':>8}{'staleness':>11}{'leaks':>7}",
     ]
@@ -98,6 +117,37 @@ def input_recall(record: dict[str, Any]) -> float | None:
     return _corpus_recall(record.get("scoring"), (strategy, "input", "capsules"))
 
 
+# Outcome columns of jobs.parquet (record["scoring"]["outcomes"] key -> column).
+OUTCOME_COLUMNS = {
+    "refusedRequests": "refusedRequests",
+    "blockedTurns": "blockedTurns",
+    "overflows": "overflows",
+    "attempts": "outcomeAttempts",
+    "degradedRate": "degradedRate",
+    "inputTokensBilled": "inputTokensBilled",
+    "peakContextTokens": "peakContextTokens",
+}
+
+
+def headline(record: dict[str, Any] | None) -> dict[str, Any]:
+    """The job's headline and outcome figures for jobs.parquet: state availability (mean
+    over sessions, with its interval) and per kind, then the outcome totals. Absent scorers
+    give None, never 0."""
+    scoring = (record or {}).get("scoring") or {}
+    avail = scoring.get("availability") or {}
+    outcomes = scoring.get("outcomes") or {}
+    row: dict[str, Any] = {
+        "availability": avail.get("mean"),
+        "availabilityLow": (avail.get("ci") or [None, None])[0],
+        "availabilityHigh": (avail.get("ci") or [None, None])[1],
+    }
+    for kind, value in (avail.get("kinds") or {}).items():
+        row[f"availability.{kind}"] = value.get("mean")
+    for key, column in OUTCOME_COLUMNS.items():
+        row[column] = outcomes.get(key)
+    return row
+
+
 def job_line(job_id: str, status: str, record: dict[str, Any] | None, note: str = "") -> str:
     """One line per sweep job: id, status, the varied outcome numbers, wall time."""
     if record is None or status == "failed":
@@ -111,6 +161,18 @@ def job_line(job_id: str, status: str, record: dict[str, Any] | None, note: str 
         f"{t.get('blocked', 0)} blocked",
         f"{t.get('reclaimed', 0)} reclaimed",
     ]
+    figures = headline(record)
+    if figures["availability"] is not None:
+        parts.append(f"availability {figures['availability']:.3f}")
+    if figures["refusedRequests"] is not None:
+        parts.append(
+            f"{figures['refusedRequests']} refused, {figures['blockedTurns']} blocked turns, "
+            f"{figures['overflows'] or 0} overflows"
+        )
+    if figures["degradedRate"] is not None:
+        parts.append(f"degraded {figures['degradedRate']:.2f}")
+    if figures["inputTokensBilled"] is not None:
+        parts.append(f"{figures['inputTokensBilled']} input tokens billed")
     if recall is not None:
         parts.append(f"recall {recall:.3f}")
     own = input_recall(record)

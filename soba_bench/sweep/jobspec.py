@@ -23,6 +23,7 @@ from soba_bench.engine.config import (
 from soba_bench.engine.variants import VARIANTS
 from soba_bench.errors import InputError
 from soba_bench.replay.rules import ReplayOptions
+from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig
 from soba_bench.strategies import StrategyContext, get_strategy
@@ -131,6 +132,8 @@ class JobSpec:
                 keep_observations=int(scorer["keep_observations"]),
                 meter=scorer["meter"],
                 probes=ProbeConfig.from_params(scorer.get("params")),
+                max_points=scorer.get("max_points", DEFAULT_MAX_POINTS),
+                points_seed=int(scorer.get("points_seed", 0)),
             )
         params = dict(summ.get("params") or {})
         for key in SUMMARIZER_LOCATION_KEYS:

@@ -93,13 +93,23 @@ class ScorerConf:
     name: str = "default"
     # Empty: replay only, no scoring.
     scorers: list[str] = field(
-        default_factory=lambda: ["retention", "soba_quality", "failure_modes"]
+        default_factory=lambda: [
+            "availability",
+            "outcomes",
+            "retention",
+            "soba_quality",
+            "failure_modes",
+        ]
     )
     baselines: list[str] = field(
         default_factory=lambda: ["none", "truncation", "observation_masking"]
     )
     keep_observations: int = 10
     meter: str = DEFAULT_METER
+    # Availability is scored on at most this many requests per session: a sample seeded by
+    # points_seed, the same for every job of the session (null: all requests).
+    max_points: int | None = 1000
+    points_seed: int = 0
     # Parameters of the probes scorer (soba_bench.scoring.probes.ProbeConfig).
     params: dict[str, Any] = field(default_factory=dict)
 

@@ -77,4 +77,5 @@ def test_score_with_one_scorer_and_bad_input(tmp_path, capsys):
     assert main(["score", str(tmp_path / "nothing")]) == 2
     assert "no run.json" in capsys.readouterr().err
     assert main(["score", str(run_dir), "--scorer", "bogus"]) == 2
-    assert "valid names: failure_modes, probes, retention, soba_quality" in capsys.readouterr().err
+    valid = "valid names: availability, failure_modes, outcomes, probes, retention, soba_quality"
+    assert valid in capsys.readouterr().err

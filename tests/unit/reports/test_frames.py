@@ -68,7 +68,18 @@ def test_sweep_scores_are_tidy(runs):
         "value",
         "higher_is_better",
     }
-    assert set(rs.scores["scorer"]) == {"retention", "soba_quality", "failure_modes"}
+    assert set(rs.scores["scorer"]) == {
+        "availability",
+        "outcomes",
+        "retention",
+        "soba_quality",
+        "failure_modes",
+    }
+    avail = rs.scores[rs.scores["metric"] == "availability"]
+    assert not avail.empty and avail["value"].between(0, 1).all()
+    assert avail["higher_is_better"].all()
+    refused = rs.scores[rs.scores["metric"] == "refused_requests"]
+    assert not refused.empty and not refused["higher_is_better"].any()
     recall = rs.scores[rs.scores["metric"] == "recall"]["value"]
     assert recall.between(0, 1).all()
     leaks = rs.scores[(rs.scores["kind"] == "secret") & (rs.scores["metric"] == "recall")]

@@ -1,0 +1,100 @@
+"""The gate's false-alarm rate: A/A comparisons of one config on two generator seeds.
+
+For each of N pairs of generator seeds (2i, 2i+1), two corpora of the same shape are
+generated (sessions renamed so they pair by position, see ``gate_runs``), one job of the same
+config runs over each, and ``compare`` judges BASE = seed 2i vs CAND = seed 2i+1 with its
+default metrics. Nothing differs but the sessions, so every regression flagged is a false
+alarm; the gate promises at most 5 %. Prints each pair's verdict and the rate with a 95 %
+Wilson interval. Also prints how many pairs could be tested at all (exit 3 otherwise).
+
+    python benchmarks/gate_false_alarm.py [--pairs 20] [--sessions 10] [--entries 600]
+        [--variant soba-0.6.14]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.gate_runs import run_one, same_name_corpus
+from soba_bench.reports.compare import compare_runs
+
+# A small window so ~600-entry sessions compact several times (the 32k preset of the tests).
+ENGINE = [
+    "engine.contextWindow=32000",
+    "engine.maxOutputTokens=4000",
+    "engine.keepRecentTokens=4000",
+    "engine.minTokensForAutoCompact=8000",
+    "engine.minReclaimableTokens=2000",
+]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=20)
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--entries", type=int, default=600)
+    parser.add_argument("--variant", default="soba-0.6.14")
+    parser.add_argument("--keep", type=Path, help="keep corpora and runs here")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="gate-aa-"))
+    overrides = [f"variant={args.variant}", *ENGINE]
+    verdicts: Counter[str] = Counter()
+    flagged: Counter[str] = Counter()
+    started = time.perf_counter()
+    try:
+        for pair in range(args.pairs):
+            runs = []
+            for seed in (2 * pair, 2 * pair + 1):
+                corpus = same_name_corpus(work / f"c{seed}", seed, args.sessions, args.entries)
+                runs.append(run_one(corpus, work / f"r{seed}", overrides, work / "cache"))
+            comparison = compare_runs(*runs)
+            verdicts[comparison.verdict] += 1
+            flagged.update(comparison.flagged_metrics)
+            print(
+                f"pair {pair:2d} (seeds {2 * pair}, {2 * pair + 1}): {comparison.verdict}, "
+                f"exit {comparison.exit_code}"
+                + (
+                    f", flagged {', '.join(comparison.flagged_metrics)}"
+                    if comparison.flagged_metrics
+                    else ""
+                ),
+                flush=True,
+            )
+        n = args.pairs
+        alarms = verdicts["regression"]
+        low, high = wilson(alarms, n)
+        print(
+            f"\nA/A false alarms: {alarms} of {n} pairs = {alarms / n:.1%} "
+            f"(95% Wilson interval {low:.1%}..{high:.1%}; the gate promises <= 5%)"
+        )
+        print(f"verdicts: {dict(verdicts)}; metrics flagged: {dict(flagged) or 'none'}")
+        print(
+            f"config: {args.variant}, {args.sessions} sessions of ~{args.entries} entries per "
+            f"corpus, 32k window; {time.perf_counter() - started:.0f} s"
+        )
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

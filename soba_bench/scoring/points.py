@@ -1,0 +1,232 @@
+"""Fixed evaluation points: the model requests of the replay walk, and the model input a job
+would send at each of them.
+
+Every job of a session walks the same transcript, so its preflight barriers (one per model
+request) fall at the same places whatever the engine config, variant, strategy or summarizer:
+these requests are the questions every job is scored on. A request is keyed by the walk's
+position (``entryIndex``) and the entry it precedes (``beforeEntryId``), which the barrier log
+of every job records. Lines of one request are merged (a preflight, an overflow recovery, its
+retry); a ``/compact`` command line is no request. A request the engine refused
+(``canProceed: false`` on its last line) is an outcome at its point: nothing was sent.
+
+The model input at a request is rebuilt in one pass over the replayed branch, with prefix
+sums instead of per-point rebuilding, so a session costs O(entries + requests log capsules):
+
+* SOBA (and ``hybrid``): the newest capsule before the request, then the retained tail from
+  its ``firstKeptEntryId`` (SOBA's quirk kept: a first-kept id not on the branch sends no
+  tail); ``hybrid`` masks tool outputs in the tail as its attempt lines say;
+* ``observation_masking`` / ``truncation`` / ``none``: the branch from the dropped prefix on,
+  tool outputs masked through ``maskedThroughEntryId`` (see
+  :mod:`soba_bench.strategies.inputs`).
+
+With very many requests, availability is scored on a seeded sample (:func:`sample_keys`):
+a request is kept when its key's hash (salted with the seed) is among the ``limit`` smallest,
+so every job of a session keeps the same requests. Outcome counts always use every request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from soba_bench.session import entries as E
+from soba_bench.session.capsule_text import capsule_input_items
+from soba_bench.session.entries import Entry
+from soba_bench.strategies.inputs import DROPPED_THROUGH, MASKED_THROUGH
+from soba_bench.strategies.rival_branch import is_output
+from soba_bench.summarizers.baselines import mask_output
+
+COMPLETED = "completed"
+COMMAND = "/compact"
+# Default most requests a session's availability is scored on (outcomes use them all).
+DEFAULT_MAX_POINTS = 1000
+
+
+@dataclass(frozen=True)
+class Request:
+    """One model request of the walk, merged from its barrier lines."""
+
+    key: str  # "<entryIndex>:<beforeEntryId>", the same in every job of the session
+    entry_index: int
+    before_id: str | None
+    turn: int
+    refused: bool  # the last line of the request said canProceed false: nothing was sent
+    lines: tuple[dict[str, Any], ...]  # its barrier lines, in order
+
+    @property
+    def attempts(self) -> tuple[dict[str, Any], ...]:
+        return tuple(line for line in self.lines if line.get("kind") == "attempt")
+
+
+@dataclass(frozen=True)
+class PointInput:
+    """The model input a job has at one request, as positions on the replayed branch:
+    ``prefix`` (index of the capsule sent first, or None), the tail ``[start, end)``, tool
+    outputs masked through ``masked`` (-1: none), and its token count (items only)."""
+
+    request: Request | None  # None for a capsule moment (a diagnostic)
+    at: int  # position in the original session: original entries before the request
+    end: int
+    prefix: int | None
+    start: int
+    masked: int
+    tokens: int
+
+
+def barrier_lines(barriers: Iterable[Any]) -> list[dict[str, Any]]:
+    """A barrier log as lines (records are turned into their lines)."""
+    return [b.to_line() if hasattr(b, "to_line") else b for b in barriers]
+
+
+def requests_of(lines: Sequence[dict[str, Any]]) -> list[Request]:
+    """The model requests of a barrier log, in walk order."""
+    out: list[Request] = []
+    group: list[dict[str, Any]] = []
+    key: tuple[Any, Any] | None = None
+
+    def close() -> None:
+        if group:
+            last = group[-1]
+            index, before = key if key is not None else (0, None)
+            out.append(
+                Request(
+                    f"{index}:{before}",
+                    int(index),
+                    before,
+                    int(last.get("turn") or 0),
+                    last.get("canProceed") is False,
+                    tuple(group),
+                )
+            )
+
+    for line in lines:
+        if line.get("kind") not in ("check", "attempt") or line.get("command") == COMMAND:
+            continue
+        this = (line.get("entryIndex"), line.get("beforeEntryId"))
+        if this != key:
+            close()
+            group, key = [], this
+        group.append(line)
+    close()
+    return out
+
+
+def sample_keys(keys: Sequence[str], limit: int | None, seed: int = 0) -> set[str]:
+    """The keys availability is scored at: all of them, or the ``limit`` whose salted hash is
+    smallest (the same keys for every job of a session, whatever its outcomes)."""
+    if limit is None or len(keys) <= limit:
+        return set(keys)
+
+    def rank(key: str) -> bytes:
+        return hashlib.blake2b(f"{seed}:{key}".encode(), digest_size=8).digest()
+
+    return set(sorted(keys, key=rank)[:limit])
+
+
+class PointWalk:
+    """Walks a job's replayed branch once and yields the model input at every request."""
+
+    def __init__(self, replayed: Sequence[Entry], lines: Sequence[dict[str, Any]], meter) -> None:
+        self.replayed = replayed
+        self.lines = lines
+        self.meter = meter
+        self.position: dict[str, int] = {}
+        for index, entry in enumerate(replayed):
+            if entry.id is not None:
+                self.position.setdefault(entry.id, index)
+        # Original-session positions: entries before index i that are not capsules.
+        self.original_before = [0] * (len(replayed) + 1)
+        tokens = [0] * (len(replayed) + 1)
+        for index, entry in enumerate(replayed):
+            original = entry.kind != E.CONTEXT_CAPSULE
+            self.original_before[index + 1] = self.original_before[index] + original
+            item = entry.item
+            tokens[index + 1] = tokens[index] + (meter.count_item(item) if item else 0)
+        self.tokens = tokens
+        self._mask_delta: list[int] | None = None
+        self._capsule_tokens: dict[int, int] = {}
+        self.capsules = [i for i, e in enumerate(replayed) if e.kind == E.CONTEXT_CAPSULE]
+
+    def mask_delta(self) -> list[int]:
+        """Prefix sums of (masked - sent) tokens of tool outputs, built on first use."""
+        if self._mask_delta is None:
+            delta = [0] * (len(self.replayed) + 1)
+            for index, entry in enumerate(self.replayed):
+                item = entry.item
+                change = 0
+                if is_output(item):
+                    masked = self.meter.count_item(mask_output(item))
+                    change = masked - self.meter.count_item(item)
+                delta[index + 1] = delta[index] + change
+            self._mask_delta = delta
+        return self._mask_delta
+
+    def capsule_tokens(self, index: int) -> int:
+        if index not in self._capsule_tokens:
+            items = capsule_input_items(self.replayed[index].data)
+            self._capsule_tokens[index] = sum(self.meter.count_item(i) for i in items)
+        return self._capsule_tokens[index]
+
+    def walk(self, requests: Sequence[Request]) -> list[PointInput]:
+        """The input at each request (the walk order makes each step O(1) amortised)."""
+        out: list[PointInput] = []
+        state: dict[str, Any] = {}
+        for request in requests:
+            for line in request.attempts:
+                if line.get("outcome") == COMPLETED and (
+                    MASKED_THROUGH in line or DROPPED_THROUGH in line
+                ):
+                    state = line
+            before = request.before_id
+            end = self.position.get(before, len(self.replayed)) if before else len(self.replayed)
+            out.append(self.locate(end, state, request))
+        return out
+
+    def locate(self, end: int, state: dict[str, Any], request: Request | None = None) -> PointInput:
+        """The input of a branch cut at ``end`` (replayed entries ``[0, end)``) in the
+        model-input ``state`` of the last rival compaction (``{}``: none)."""
+        k = bisect_right(self.capsules, end - 1)
+        newest = self.capsules[k - 1] if k else None
+        masked = self.position.get(state.get(MASKED_THROUGH), -1)
+        if newest is not None:
+            kept = self.replayed[newest].data["provenance"]["firstKeptEntryId"]
+            # SOBA's quirk: a first-kept id not on the branch sends no tail at all.
+            start = min(self.position.get(kept, end), end)
+            tokens = self.capsule_tokens(newest)
+        else:
+            dropped = state.get(DROPPED_THROUGH)
+            start = min(self.position[dropped] + 1 if dropped in self.position else 0, end)
+            tokens = 0
+        tokens += self.tokens[end] - self.tokens[start]
+        if masked >= start:
+            delta = self.mask_delta()
+            tokens += delta[min(masked + 1, end)] - delta[start]
+        return PointInput(request, self.original_before[end], end, newest, start, masked, tokens)
+
+    def tail_shows(self, point: PointInput, evidence: Sequence[int]) -> bool:
+        """Does the tail of ``point`` carry one of these replayed positions (sorted), unmasked?"""
+        # Only evidence before ``end`` can be on the branch; walk back from the newest.
+        for k in range(bisect_right(evidence, point.end - 1) - 1, -1, -1):
+            index = evidence[k]
+            if index < point.start:
+                return False
+            if index > point.masked or not is_output(self.replayed[index].item):
+                return True
+        return False
+
+    def model_input(self, point: PointInput) -> list[dict[str, Any]]:
+        """The items themselves (for a check or a diagnostic; scoring uses positions)."""
+        prefix = (
+            capsule_input_items(self.replayed[point.prefix].data)
+            if point.prefix is not None
+            else []
+        )
+        tail = [
+            mask_output(e.item) if index <= point.masked and is_output(e.item) else e.item
+            for index, e in enumerate(self.replayed[point.start : point.end], start=point.start)
+            if e.item is not None
+        ]
+        return prefix + tail

@@ -1,0 +1,230 @@
+"""The scorer plug-in seam: a :class:`Scorer` protocol, the registry of scorer classes, the
+configuration they share, what they write (:class:`SessionScores`) and what they read
+(:class:`ScoreContext`: one replayed session, with the evaluation points and the capsule
+moments built once, on first use, and shared by every scorer of the session).
+
+A scorer is one module under :mod:`soba_bench.scoring.scorers` registering its class under a
+short stable name (the name configs, records and report columns use)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Protocol
+
+from soba_bench.corpora.truth import GroundTruth
+from soba_bench.errors import InputError
+from soba_bench.meter import get_meter
+from soba_bench.registry import Registry
+from soba_bench.scoring.failure_modes import DEFAULT_CONFIG, DetectorConfig
+from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
+from soba_bench.scoring.points import (
+    DEFAULT_MAX_POINTS,
+    PointInput,
+    PointWalk,
+    Request,
+    barrier_lines,
+    requests_of,
+    sample_keys,
+)
+from soba_bench.scoring.probes import DEFAULT_PROBES, ProbeConfig
+from soba_bench.scoring.timeline import Lifecycle, Timeline
+from soba_bench.scoring.views import View, input_view
+from soba_bench.session import entries as E
+from soba_bench.session.build_input import active_skill_refs
+from soba_bench.session.entries import Entry
+from soba_bench.strategies.inputs import Moment, ReplayedInputs
+from soba_bench.summarizers.baselines import BASELINES
+
+SOBA = "soba"
+FINAL = "final"
+
+
+class Scorer(Protocol):
+    """Scores one replayed session into ``out``. ``needs_truth``: skipped (silently, like
+    today's retention) when the session has no ground truth."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    needs_truth: ClassVar[bool]
+
+    def score(self, ctx: ScoreContext, out: SessionScores) -> None: ...
+
+
+SCORERS: Registry[type[Scorer]] = Registry("scorer")
+
+DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "failure_modes")
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    scorers: tuple[str, ...] = DEFAULT_SCORERS
+    match: MatchConfig = DEFAULT_MATCH
+    baselines: tuple[str, ...] = ("none", "truncation", "observation_masking")
+    keep_observations: int = 10
+    meter: str = "soba"
+    detectors: DetectorConfig = DEFAULT_CONFIG
+    # The probes scorer's answerer, judge and budget (only read when "probes" is scored).
+    probes: ProbeConfig = DEFAULT_PROBES
+    # Availability is scored on at most this many requests per session (a seeded sample,
+    # the same for every job of the session); None: all of them.
+    max_points: int | None = DEFAULT_MAX_POINTS
+    points_seed: int = 0
+
+    def __post_init__(self) -> None:
+        from soba_bench.scoring import scorers  # noqa: F401  (registers the built-ins)
+
+        for name in self.scorers:
+            SCORERS.get(name)
+        for name in self.baselines:
+            BASELINES.get(name)
+        if self.max_points is not None and (
+            not isinstance(self.max_points, int) or self.max_points < 1
+        ):
+            raise InputError(
+                "not a request count",
+                field="scorer.max_points",
+                value=self.max_points,
+                has_value=True,
+                expected="an integer >= 1, or null for every request",
+            )
+
+
+@dataclass
+class SessionScores:
+    session: str
+    rows: list[dict[str, Any]] = field(default_factory=list)  # (moment, strategy, view, kind)
+    summaries: list[dict[str, Any]] = field(default_factory=list)  # (moment, strategy, view)
+    drift: list[dict[str, Any]] = field(default_factory=list)  # survival by generation age
+    quality: list[dict[str, Any]] = field(default_factory=list)  # SOBA's score per capsule
+    findings: list[dict[str, Any]] = field(default_factory=list)  # failure modes
+    checked: dict[str, bool] = field(default_factory=dict)  # detector -> could it run
+    probes: list[dict[str, Any]] = field(default_factory=list)  # one row per probe asked
+    probe_moments: list[dict[str, Any]] = field(default_factory=list)  # (moment, strategy)
+    points: list[dict[str, Any]] = field(default_factory=list)  # one row per scored request
+    availability: list[dict[str, Any]] = field(default_factory=list)  # one row per session
+    outcomes: list[dict[str, Any]] = field(default_factory=list)  # one row per session
+
+
+@dataclass(frozen=True)
+class MomentInput:
+    """A capsule moment (a diagnostic): where it is, what the job sends there."""
+
+    generation: int | str
+    index: int  # into the replayed branch
+    point: int  # original entries before it
+    capsule: dict[str, Any] | None  # the capsule written at this moment, if any
+    last_capsule: dict[str, Any] | None  # the capsule the input starts with, if any
+    model_input: list[dict[str, Any]]
+    tokens: int
+    skills: frozenset[str]
+
+
+class ScoreContext:
+    """One replayed session as the scorers see it. Derived data is built on first use and
+    kept for the other scorers of the session (never for another session)."""
+
+    def __init__(
+        self,
+        session: str,
+        replayed: Sequence[Entry],
+        truth: GroundTruth | None,
+        config: ScoreConfig,
+        barriers: Sequence[Any] = (),
+    ) -> None:
+        self.session = session
+        self.replayed = replayed
+        self.truth = truth
+        self.config = config
+        self.lines = barrier_lines(barriers)
+        self.rival = ReplayedInputs.of(self.lines)
+        self.label = SOBA if self.rival is None else self.rival.strategy
+        self.meter = get_meter(config.meter)
+
+    # ── the session ─────────────────────────────────────────────────────────────
+    @cached_property
+    def originals(self) -> list[Entry]:
+        return [e for e in self.replayed if e.kind != E.CONTEXT_CAPSULE]
+
+    @cached_property
+    def timeline(self) -> Timeline:
+        return Timeline.of(self.originals)
+
+    @cached_property
+    def lifecycle(self) -> Lifecycle | None:
+        return Lifecycle(self.truth, self.timeline) if self.truth is not None else None
+
+    @cached_property
+    def config_line(self) -> dict[str, Any]:
+        return next((line for line in self.lines if line.get("kind") == "config"), {})
+
+    # ── fixed evaluation points ─────────────────────────────────────────────────
+    @cached_property
+    def requests(self) -> list[Request]:
+        return requests_of(self.lines)
+
+    @cached_property
+    def walk(self) -> PointWalk:
+        return PointWalk(self.replayed, self.lines, self.meter)
+
+    @cached_property
+    def point_inputs(self) -> list[PointInput]:
+        """The model input at every request of the walk, in order."""
+        return self.walk.walk(self.requests)
+
+    @cached_property
+    def sampled(self) -> set[str]:
+        """The request keys availability is scored at (see :func:`sample_keys`)."""
+        keys = [r.key for r in self.requests]
+        return sample_keys(keys, self.config.max_points, self.config.points_seed)
+
+    # ── capsule moments (diagnostics) ───────────────────────────────────────────
+    @cached_property
+    def moments(self) -> list[MomentInput]:
+        """Every capsule (or a rival's completed compaction), then the final state."""
+        replayed = self.replayed
+        if not replayed:
+            return []
+        timeline = self.timeline
+        points = timeline.replay_points(replayed)
+        walk = self.walk
+        out = []
+        if self.rival is None:
+            spots: list[tuple[int | str, int, dict[str, Any]]] = [
+                (n, i, {}) for n, i in enumerate(walk.capsules, start=1)
+            ]
+            spots.append((FINAL, len(replayed) - 1, {}))
+        else:
+            rival: list[Moment] = self.rival.moments(replayed, FINAL)
+            spots = [(m.generation, m.index, m.state) for m in rival]
+        for generation, index, state in spots:
+            entry = replayed[index]
+            capsule = entry.data if entry.kind == E.CONTEXT_CAPSULE else None
+            if capsule:
+                point = points.get(entry.id, timeline.length)
+            elif generation == FINAL:
+                point = timeline.length
+            else:  # a rival's compaction: the original entries up to and including this one
+                point = timeline.at(entry.id, timeline.length - 1) + 1
+            located = walk.locate(index + 1, state)
+            newest = located.prefix
+            items = walk.model_input(located)
+            tokens = sum(self.meter.count_item(i) for i in items)
+            since = replayed[newest : index + 1] if newest is not None else replayed[: index + 1]
+            skills = frozenset(s.get("name") for s in active_skill_refs(since))
+            last = replayed[newest].data if newest is not None else None
+            out.append(MomentInput(generation, index, point, capsule, last, items, tokens, skills))
+        return out
+
+    @cached_property
+    def input_views(self) -> list[tuple[int, View]]:
+        """(point, the job's model input as a view) at every moment: retention scores them,
+        the failure detectors read them."""
+        return [
+            (
+                m.point,
+                input_view(m.model_input, m.last_capsule, m.tokens, self.config.match, m.skills),
+            )
+            for m in self.moments
+        ]

@@ -1,0 +1,244 @@
+"""``availability``: the headline. At every evaluation point (a model request of the walk,
+see :mod:`soba_bench.scoring.points`), which live facts of the ground truth can the model
+see in the input this job sends there?
+
+A live fact (introduced before the request, not yet resolved or superseded) is *available*
+when the request is sent and
+
+* the capsule the input starts with presents it (the retention matcher on the capsule,
+  computed once per capsule), or
+* one of the entries the ground truth saw it in is in the retained tail and not masked, or
+* it is a skill: the agent keeps active skills whatever the context strategy does.
+
+A refused request sent nothing, so none of its live facts is available. Per kind, the
+availability pools the (point, fact) pairs of the session; the headline is the mean over the
+kinds the session has (each kind weighs the same, and the three file kinds are one kind
+``file``), so a session with 60 file facts and one goal does not read as a file score. Kinds
+the ground truth lists in ``unknownKinds`` are not scored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, ClassVar
+
+from soba_bench.corpora.truth import Fact
+from soba_bench.scoring.retention import FILE_KINDS, RETENTION_KINDS, present
+from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
+from soba_bench.scoring.timeline import NEVER
+from soba_bench.scoring.views import capsule_view
+from soba_bench.strategies.rival_branch import is_output
+
+FILE = "file"
+AVAILABILITY_KINDS = (
+    "goal",
+    "constraint",
+    "decision",
+    "blocker",
+    "next_step",
+    "clarification",
+    "checkpoint",
+    FILE,
+    "verification",
+    "skill",
+)
+
+
+def kind_of(fact: Fact) -> str:
+    """The availability kind of a fact (the file kinds are one kind)."""
+    return FILE if fact.kind in FILE_KINDS else fact.kind
+
+
+def macro(kinds: dict[str, float | None]) -> float | None:
+    """The mean over the kinds that have a value (each kind weighs the same)."""
+    values = [v for v in kinds.values() if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+class VisibleFacts:
+    """Live and visible facts per kind, kept up to date as the walk moves, so each request
+    costs what changed since the previous one (entries joining or leaving the tail, outputs
+    newly masked, a new capsule, facts introduced or closed), not the number of live facts.
+
+    ``hits[f]`` counts the unmasked evidence entries of fact ``f`` inside the tail window
+    ``[start, end)``; a fact is visible when it is live and is a skill, is presented by the
+    current capsule, or has a hit."""
+
+    def __init__(self, ctx: ScoreContext, facts: list[Fact], capsule_has) -> None:
+        self.walk = ctx.walk
+        self.lifecycle = ctx.lifecycle
+        self.capsule_has = capsule_has
+        self.kind = {f.id: kind_of(f) for f in facts}
+        self.skill = {f.id for f in facts if f.kind == "skill"}
+        self.by_start = sorted(facts, key=lambda f: self.lifecycle.start[f.id])
+        self.by_end = sorted(facts, key=lambda f: self.lifecycle.end[f.id])
+        self.joined = self.left = 0
+        self.live: set[str] = set()
+        self.visible: set[str] = set()
+        self.live_count: dict[str, int] = {}
+        self.seen_count: dict[str, int] = {}
+        self.hits: dict[str, int] = {}
+        # replayed index -> the tracked facts seen there
+        self.at_entry: dict[int, list[str]] = {}
+        for fact in facts:
+            ids = (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
+            for index in {self.walk.position[i] for i in ids if i in self.walk.position}:
+                self.at_entry.setdefault(index, []).append(fact.id)
+        self.start = self.end = 0
+        self.masked = -1
+        self.capsule: int | None = None
+        self.shown: set[str] = set()
+
+    def _recount(self, fid: str) -> None:
+        now = fid in self.live and (
+            fid in self.skill or fid in self.shown or self.hits.get(fid, 0) > 0
+        )
+        if now != (fid in self.visible):
+            kind = self.kind[fid]
+            if now:
+                self.visible.add(fid)
+                self.seen_count[kind] = self.seen_count.get(kind, 0) + 1
+            else:
+                self.visible.discard(fid)
+                self.seen_count[kind] -= 1
+
+    def _counted(self, index: int) -> bool:
+        return index > self.masked or not is_output(self.walk.replayed[index].item)
+
+    def _hit(self, index: int, step: int) -> None:
+        for fid in self.at_entry.get(index, ()):
+            before = self.hits.get(fid, 0)
+            self.hits[fid] = before + step
+            if (before == 0) != (before + step == 0):
+                self._recount(fid)
+
+    def move(self, point) -> None:
+        """Bring the state to ``point`` (a :class:`~soba_bench.scoring.points.PointInput`)."""
+        lifecycle, at = self.lifecycle, point.at
+        # facts introduced / closed by now
+        while (
+            self.joined < len(self.by_start) and lifecycle.start[self.by_start[self.joined].id] < at
+        ):
+            fid = self.by_start[self.joined].id
+            self.joined += 1
+            self.live.add(fid)
+            kind = self.kind[fid]
+            self.live_count[kind] = self.live_count.get(kind, 0) + 1
+            self._recount(fid)
+        while self.left < len(self.by_end) and lifecycle.end[self.by_end[self.left].id] < at:
+            fid = self.by_end[self.left].id
+            self.left += 1
+            if fid in self.live:
+                self.live.discard(fid)
+                self.live_count[self.kind[fid]] -= 1
+                self._recount(fid)
+        # the tail: drop what left it (or got masked), then add what joined it
+        low, high = max(self.start, point.start), min(self.end, point.end)
+        for index in range(self.start, min(self.end, point.start)):
+            if self._counted(index):
+                self._hit(index, -1)
+        for index in range(max(low, point.end), self.end):
+            if self._counted(index):
+                self._hit(index, -1)
+        if point.masked > self.masked:
+            for index in range(max(low, self.masked + 1), min(high, point.masked + 1)):
+                if is_output(self.walk.replayed[index].item):
+                    self._hit(index, -1)
+            self.masked = point.masked
+        elif point.masked < self.masked:  # never for the built-in strategies; kept exact
+            for index in range(max(low, point.masked + 1), min(high, self.masked + 1)):
+                if is_output(self.walk.replayed[index].item):
+                    self._hit(index, +1)
+            self.masked = point.masked
+        for index in range(point.start, min(self.start, point.end)):
+            if self._counted(index):
+                self._hit(index, +1)
+        for index in range(max(high, point.start), point.end):
+            if (index >= self.end or index < self.start) and self._counted(index):
+                self._hit(index, +1)
+        self.start, self.end = point.start, point.end
+        if point.prefix != self.capsule:
+            old = self.shown
+            self.capsule = point.prefix
+            self.shown = self.capsule_has(point.prefix) if point.prefix is not None else set()
+            for fid in old ^ self.shown:
+                self._recount(fid)
+
+
+@SCORERS.register("availability")
+class Availability:
+    name: ClassVar[str] = "availability"
+    description: ClassVar[str] = (
+        "share of live facts the model can see at every request, macro over fact kinds"
+    )
+    needs_truth: ClassVar[bool] = True
+
+    def score(self, ctx: ScoreContext, out: SessionScores) -> None:
+        truth, lifecycle = ctx.truth, ctx.lifecycle
+        assert truth is not None and lifecycle is not None
+        unknown = set(truth.unknown_kinds)
+        facts = [
+            f
+            for f in truth.facts
+            if f.kind in RETENTION_KINDS and f.kind not in unknown and lifecycle.start[f.id] < NEVER
+        ]
+        facts.sort(key=lambda f: lifecycle.start[f.id])
+        in_capsule: dict[int, set[str]] = {}
+
+        def capsule_has(index: int) -> set[str]:
+            if index not in in_capsule:
+                view = capsule_view(ctx.replayed[index].data, ctx.config.match)
+                in_capsule[index] = {f.id for f in facts if present(f, view)}
+            return in_capsule[index]
+
+        live_total = dict.fromkeys(AVAILABILITY_KINDS, 0)
+        seen_total = dict.fromkeys(AVAILABILITY_KINDS, 0)
+        state = VisibleFacts(ctx, facts, capsule_has)
+        scored = refused = 0
+        keys: list[str] = []
+        for point in ctx.point_inputs:
+            request = point.request
+            if request is None or request.key not in ctx.sampled:
+                continue
+            state.move(point)
+            counts = {k: n for k, n in state.live_count.items() if n}
+            # A refused request sent nothing: its live facts count, none is available.
+            visible = {} if request.refused else {k: n for k, n in state.seen_count.items() if n}
+            for kind, n in counts.items():
+                live_total[kind] += n
+                seen_total[kind] += visible.get(kind, 0)
+            scored += 1
+            refused += request.refused
+            keys.append(request.key)
+            out.points.append(
+                {
+                    "session": ctx.session,
+                    "strategy": ctx.label,
+                    "key": request.key,
+                    "at": point.at,
+                    "turn": request.turn,
+                    "refused": request.refused,
+                    "tokens": point.tokens,
+                    "live": counts,
+                    "visible": visible,
+                }
+            )
+        kinds = {
+            k: (seen_total[k] / live_total[k] if live_total[k] else None)
+            for k in AVAILABILITY_KINDS
+        }
+        row: dict[str, Any] = {
+            "session": ctx.session,
+            "strategy": ctx.label,
+            "availability": macro(kinds),
+            **{f"availability.{k}": v for k, v in kinds.items()},
+            "points": scored,
+            "requests": len(ctx.requests),
+            "sampled": scored < len(ctx.requests),
+            "refusedPoints": refused,
+            "live": {k: v for k, v in live_total.items() if v},
+            "visible": {k: v for k, v in seen_total.items() if live_total[k]},
+            # The same digest on two jobs means they were scored at the same requests.
+            "pointsDigest": hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:16],
+        }
+        out.availability.append(row)

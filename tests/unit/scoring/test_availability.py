@@ -1,0 +1,326 @@
+"""State availability and outcomes at the fixed evaluation points: a hand-built session whose
+numbers are worked out below, the one-pass input walk checked against SOBA's buildInput (and
+the rivals' inputs) at every request of real replays, and each comparison strategy charged its
+own input tokens."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soba_bench.corpora.truth import Fact, GroundTruth
+from soba_bench.engine.config import build_engine_config
+from soba_bench.meter import get_meter
+from soba_bench.replay.rules import ReplayOptions
+from soba_bench.replay.simulator import replay_session
+from soba_bench.scoring.points import PointWalk, requests_of, sample_keys
+from soba_bench.scoring.scorer import ScoreConfig
+from soba_bench.scoring.session import SCORERS, score_replay
+from soba_bench.session import entries as E
+from soba_bench.session.build_input import build_input
+from soba_bench.session.entries import Entry
+from soba_bench.strategies import StrategyContext, get_strategy
+from soba_bench.strategies.inputs import rival_input
+from tests.unit.corpora.synthetic_helpers import SMALL_WINDOW, generated
+
+ONLY = ScoreConfig(scorers=("availability", "outcomes"))
+
+
+def item(eid: str, item: dict) -> Entry:
+    return Entry(E.ITEM, {"type": "item", "id": eid, "item": item})
+
+
+def user(eid: str, text: str) -> Entry:
+    return item(
+        eid, {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    )
+
+
+def assistant(eid: str, text: str) -> Entry:
+    return item(
+        eid,
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": text}],
+        },
+    )
+
+
+CAPSULE = {
+    "type": "context_capsule",
+    "id": "cap1",
+    "checkpointId": "cp1",
+    "portableState": {"goal": "build the config parser", "decisions": []},
+    "artifacts": {"readFiles": [], "modifiedFiles": []},
+    "provenance": {"firstKeptEntryId": "c1"},
+}
+# u1 a1 c1 o1 [capsule] u2 a2 u3 a3: the capsule keeps c1 onwards and carries the goal only.
+REPLAYED = [
+    user("u1", "Please build the config parser"),
+    assistant("a1", "Decision: store settings in sqlite tables"),
+    item(
+        "c1",
+        {
+            "type": "function_call",
+            "name": "read",
+            "arguments": json.dumps({"path": "src/a.py"}),
+            "call_id": "k1",
+        },
+    ),
+    item("o1", {"type": "function_call_output", "call_id": "k1", "output": "def parse(): ..."}),
+    Entry(E.CONTEXT_CAPSULE, CAPSULE),
+    user("u2", "carry on"),
+    assistant("a2", "working"),
+    user("u3", "Constraint: never open a network socket"),
+    assistant("a3", "understood"),
+]
+CONFIG_LINE = {
+    "kind": "config",
+    "contextWindow": 1000,
+    "maxOutputTokens": 100,
+    "systemPromptTokens": 10,
+    "toolSchemaTokens": 5,
+    "strategy": "deterministic-only",
+}
+
+
+def check(index: int, before: str, turn: int, ok: bool = True) -> dict:
+    return {
+        "kind": "check",
+        "entryIndex": index,
+        "beforeEntryId": before,
+        "turn": turn,
+        "canProceed": ok,
+    }
+
+
+LINES = [
+    CONFIG_LINE,
+    check(1, "a1", 1),  # R1
+    {  # R2: the flush before u2 compacts (the capsule) and proceeds
+        "kind": "attempt",
+        "entryIndex": 4,
+        "beforeEntryId": "u2",
+        "turn": 1,
+        "outcome": "completed",
+        "strategy": "deterministic",
+        "reason": "Compaction completed using deterministic strategy",
+        "canProceed": True,
+    },
+    check(5, "a2", 2, ok=False),  # R3: refused
+    check(7, "a3", 3),  # R4
+    {"kind": "summary"},
+]
+FACTS = (
+    Fact("G", "goal", "build the config parser", entry_ids=("u1",)),
+    Fact("D", "decision", "store settings in sqlite tables", entry_ids=("a1",)),
+    Fact("F", "file_read", "src/a.py", entry_ids=("c1", "o1"), attributes={"path": "src/a.py"}),
+    Fact("C", "constraint", "never open a network socket", entry_ids=("u3",)),
+)
+TRUTH = GroundTruth("s", None, {}, FACTS)
+
+
+def test_availability_on_a_hand_built_session():
+    scores = score_replay("s", REPLAYED, TRUTH, ONLY, LINES)
+    # R1 (before a1): goal live and in the tail.                      goal 1/1
+    # R2 (before u2): capsule + tail c1 o1. Goal from the capsule, the file from c1, the
+    #     decision (a1) neither in the tail nor in the capsule.      goal 1/1 decision 0/1 file 1/1
+    # R3 (before a2): refused, nothing sent.                          goal 0/1 decision 0/1 file 0/1
+    # R4 (before a3): + the constraint from u3 in the tail.           goal 1/1 decision 0/1 file 1/1
+    #                                                                 constraint 1/1
+    # goal 3/4, decision 0/3, file 2/3, constraint 1/1; macro over the four kinds.
+    (row,) = scores.availability
+    assert row["availability.goal"] == pytest.approx(0.75)
+    assert row["availability.decision"] == 0.0
+    assert row["availability.file"] == pytest.approx(2 / 3)
+    assert row["availability.constraint"] == 1.0
+    assert row["availability.blocker"] is None  # no blocker: not a kind of this session
+    assert row["availability"] == pytest.approx((0.75 + 0 + 2 / 3 + 1) / 4)
+    assert row["points"] == 4 and row["refusedPoints"] == 1
+    assert [p["refused"] for p in scores.points] == [False, False, True, False]
+    assert scores.points[2]["live"] == {"goal": 1, "decision": 1, "file": 1}
+    assert scores.points[2]["visible"] == {}
+
+
+def test_unknown_kinds_are_not_scored():
+    truth = GroundTruth("s", None, {}, FACTS, unknown_kinds=("decision",))
+    (row,) = score_replay("s", REPLAYED, truth, ONLY, LINES).availability
+    assert row["availability.decision"] is None
+    assert row["availability"] == pytest.approx((0.75 + 2 / 3 + 1) / 3)
+
+
+def test_outcomes_of_the_hand_built_session():
+    (row,) = score_replay("s", REPLAYED, None, ONLY, LINES).outcomes
+    meter = get_meter("soba")
+    sent = []
+    for end in (1, 5, 8):  # R1, R2, R4: the branch before the request
+        items = build_input(REPLAYED[:end]).items
+        sent.append(sum(meter.count_item(i) for i in items) + 15)
+    assert row["requests"] == 4 and row["refusedRequests"] == 1 and row["blockedTurns"] == 1
+    assert row["attempts"] == 1 and row["completed"] == 1
+    assert row["degradedCapsules"] == 0 and row["degradedRate"] == 0.0
+    assert row["inputTokensBilled"] == sum(sent)
+    assert row["peakContextTokens"] == max(sent)
+    assert row["overflows"] == 0
+
+
+def test_a_model_first_chain_written_by_the_deterministic_strategy_is_degraded():
+    config = {**CONFIG_LINE, "strategy": "planted+deterministic"}
+    (row,) = score_replay("s", REPLAYED, None, ONLY, [config, *LINES[1:]]).outcomes
+    assert row["degradedCapsules"] == 1 and row["degradedRate"] == 1.0
+
+
+def test_a_refused_request_without_truth_still_counts_and_availability_needs_truth():
+    scores = score_replay("s", REPLAYED, None, ONLY, LINES)
+    assert scores.availability == [] and scores.outcomes[0]["refusedRequests"] == 1
+
+
+def test_the_sample_is_seeded_and_the_same_for_every_job():
+    keys = [f"{i}:e{i}" for i in range(50)]
+    chosen = sample_keys(keys, 10, seed=3)
+    assert len(chosen) == 10 and chosen == sample_keys(list(reversed(keys)), 10, seed=3)
+    assert chosen != sample_keys(keys, 10, seed=4)
+    assert sample_keys(keys, None) == set(keys)
+    scores = score_replay(
+        "s", REPLAYED, TRUTH, ScoreConfig(scorers=("availability",), max_points=2), LINES
+    )
+    assert scores.availability[0]["points"] == 2 and scores.availability[0]["sampled"]
+
+
+def test_scorers_are_registered_classes_and_unknown_names_list_the_valid_ones():
+    assert {"availability", "outcomes", "retention", "soba_quality", "failure_modes"} <= set(
+        SCORERS
+    )
+    assert SCORERS.get("availability").needs_truth and not SCORERS.get("outcomes").needs_truth
+    with pytest.raises(Exception, match="valid names: availability, failure_modes"):
+        ScoreConfig(scorers=("availabilty",))
+
+
+@pytest.mark.parametrize("variant", ["soba-0.6.14", "soba-0.6.14+newest-blockers"])
+def test_the_walk_sends_what_build_input_sends_at_every_request(variant):
+    session, _ = generated(1200, seed=2)
+    trace = replay_session(
+        session, build_engine_config(SMALL_WINDOW), ReplayOptions(variant=variant)
+    )
+    assert trace.capsules
+    lines = trace.check_lines()
+    walk = PointWalk(trace.entries, lines, get_meter("soba"))
+    points = walk.walk(requests_of(lines))
+    assert len(points) == trace.summary()["preflights"]
+    meter = get_meter("soba")
+    for point in points:
+        expected = list(build_input(trace.entries[: point.end]).items)
+        assert walk.model_input(point) == expected
+        assert point.tokens == sum(meter.count_item(i) for i in expected)
+
+
+@pytest.mark.parametrize("strategy", ["observation_masking", "truncation", "none"])
+def test_the_walk_sends_what_a_rival_sends(strategy):
+    session, _ = generated(900, seed=4)
+    ctx = StrategyContext(build_engine_config(SMALL_WINDOW), ReplayOptions())
+    trace = get_strategy(strategy)(session, ctx).trace
+    lines = trace.check_lines()
+    walk = PointWalk(trace.entries, lines, get_meter("soba"))
+    state: dict = {}
+    requests = requests_of(lines)
+    for request, point in zip(requests, walk.walk(requests), strict=True):
+        for line in request.attempts:
+            if line.get("outcome") == "completed":
+                state = line
+        expected = rival_input(trace.entries[: point.end], state)
+        assert walk.model_input(point) == expected
+
+
+def test_each_comparison_strategy_is_charged_its_own_tokens():
+    session, truth = generated(1200, seed=1, exit_code_share=0.0)
+    trace = replay_session(session, build_engine_config(SMALL_WINDOW))
+    scores = score_replay(
+        "s", trace.entries, truth, ScoreConfig(scorers=("retention",)), trace.check_lines()
+    )
+    meter = get_meter("soba")
+    originals = [e for e in trace.entries if e.kind != E.CONTEXT_CAPSULE]
+    rows = {(r["strategy"], r["generation"]): r for r in scores.summaries if r["view"] == "input"}
+    checked = 0
+    for (strategy, generation), row in rows.items():
+        if strategy != "none":
+            continue
+        history = sum(meter.count_item(e.item) for e in originals[: row["point"]] if e.item)
+        soba = rows[("soba", generation)]["inputTokens"]
+        # no compaction sends the whole history, not SOBA's compacted input
+        assert row["inputTokens"] == history
+        if generation != "final":
+            assert row["inputTokens"] > soba
+            checked += 1
+    assert checked >= 2
+
+
+def test_a_bad_point_limit_is_an_input_error():
+    from soba_bench.errors import InputError
+
+    with pytest.raises(InputError, match=r"scorer\.max_points"):
+        ScoreConfig(max_points=0)
+
+
+def oracle_points(ctx):
+    """The straightforward availability of every request: all live facts checked against the
+    whole input at each point (what the incremental state must reproduce)."""
+    from bisect import bisect_right
+
+    from soba_bench.scoring.retention import RETENTION_KINDS, present
+    from soba_bench.scoring.scorers.availability import kind_of
+    from soba_bench.scoring.views import capsule_view
+    from soba_bench.strategies.rival_branch import is_output
+
+    walk, lifecycle = ctx.walk, ctx.lifecycle
+    facts = [f for f in ctx.truth.facts if f.kind in RETENTION_KINDS]
+    evidence = {}
+    for fact in facts:
+        ids = (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
+        evidence[fact.id] = sorted({walk.position[i] for i in ids if i in walk.position})
+    rows = []
+    for point in ctx.point_inputs:
+        shown = set()
+        if point.prefix is not None:
+            view = capsule_view(ctx.replayed[point.prefix].data, ctx.config.match)
+            shown = {f.id for f in facts if present(f, view)}
+        live, visible = {}, {}
+        for fact in facts:
+            if not lifecycle.live_at(fact, point.at):
+                continue
+            kind = kind_of(fact)
+            live[kind] = live.get(kind, 0) + 1
+            seen = evidence[fact.id][: bisect_right(evidence[fact.id], point.end - 1)]
+            in_tail = any(
+                i >= point.start and (i > point.masked or not is_output(ctx.replayed[i].item))
+                for i in seen
+            )
+            if not point.request.refused and (fact.kind == "skill" or fact.id in shown or in_tail):
+                visible[kind] = visible.get(kind, 0) + 1
+        rows.append((live, visible))
+    return rows
+
+
+@pytest.mark.parametrize(
+    "strategy,variant",
+    [
+        ("soba", "soba-0.6.14"),
+        ("soba", "soba-0.6.14+newest-blockers"),
+        ("observation_masking", "soba-0.6.14"),
+        ("truncation", "soba-0.6.14"),
+        ("hybrid", "soba-0.6.14"),
+    ],
+)
+def test_the_incremental_state_matches_the_straightforward_count(strategy, variant):
+    from soba_bench.scoring.scorer import ScoreContext
+
+    session, truth = generated(1200, seed=5)
+    ctx = StrategyContext(build_engine_config(SMALL_WINDOW), ReplayOptions(variant=variant))
+    trace = get_strategy(strategy)(session, ctx).trace
+    config = ScoreConfig(scorers=("availability",), max_points=None)
+    scores = score_replay("s", trace.entries, truth, config, trace.check_lines())
+    expected = oracle_points(ScoreContext("s", trace.entries, truth, config, trace.check_lines()))
+    got = [(p["live"], p["visible"]) for p in scores.points]
+    assert len(got) == len(expected) > 100
+    assert got == expected
