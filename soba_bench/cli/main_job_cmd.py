@@ -34,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from soba_bench.reports.report import write_report
+    from soba_bench.reports.frames import load_runs
+    from soba_bench.reports.report import write_runset_report
+    from soba_bench.reports.verdict import leaderboards
 
     root = Path(args.results or f"results/main-{time.strftime('%Y%m%d-%H%M%S')}")
     started = time.monotonic()
@@ -49,8 +51,11 @@ def run(args: argparse.Namespace) -> int:
         if code == 2:
             return code  # bad input: nothing sensible to report
         worst = max(worst, code)
-    report = write_report(root)
+    runset = load_runs(root)
+    report = write_runset_report(runset, root / "report")
     elapsed = time.monotonic() - started
+    for group in leaderboards(runset):
+        print(f"soba-bench main-job: verdict for {group.title}: {group.sentence}", flush=True)
     print(f"soba-bench main-job: finished in {elapsed:.0f} s; report: {report}", flush=True)
     if worst:
         print("soba-bench main-job: some jobs failed (see the report)", file=sys.stderr)

@@ -13,6 +13,7 @@ from soba_bench.reports import tables
 from soba_bench.reports.figures import _height, in_job_order, new_figure
 from soba_bench.reports.frames import RunSet, session_metrics, swept_parameters
 from soba_bench.reports.labels import axis_labels
+from soba_bench.reports.verdict import comparable_groups
 
 PALETTE = colormaps["tab20"]
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
@@ -28,29 +29,48 @@ def _recall_by_job(rs: RunSet) -> pd.DataFrame:
     return in_job_order(rs, out.dropna(how="all"))
 
 
+# Fewer distinct values than this on an axis cannot show a trend; the figure says so.
+MIN_TREND_POINTS = 5
+
+
+def _panels(rs: RunSet, parameter: str) -> pd.DataFrame:
+    """job_id, parameter, strategy and panel (comparable group + strategy) for the panels
+    in which ``parameter`` takes more than one value: a setting is plotted only where it
+    varies, and a panel never mixes corpora or windows."""
+    jobs = rs.jobs[["job_id", parameter, "strategy"]].copy()
+    group = comparable_groups(rs).reindex(jobs["job_id"]).to_numpy()
+    jobs["panel"] = [f"{s} | {g}" for s, g in zip(jobs["strategy"].astype(str), group, strict=True)]
+    varies = jobs.groupby("panel")[parameter].transform(lambda v: v.nunique() > 1)
+    return jobs[varies]
+
+
 def numeric_parameters(rs: RunSet) -> list[str]:
-    """Swept parameters with numeric values (plotted as x axes)."""
+    """Swept numeric parameters that vary within at least one panel (plotted as x axes)."""
     return [
         p
         for p in swept_parameters(rs)
-        if pd.api.types.is_numeric_dtype(rs.jobs[p]) and not pd.api.types.is_bool_dtype(rs.jobs[p])
+        if pd.api.types.is_numeric_dtype(rs.jobs[p])
+        and not pd.api.types.is_bool_dtype(rs.jobs[p])
+        and not _panels(rs, p).empty
     ]
 
 
 def retention_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
     """Line plot: mean recall per fact kind against one swept parameter, one panel per
-    strategy (other swept settings averaged)."""
+    strategy and comparable group in which it varies (other swept settings averaged)."""
     recall = _recall_by_job(rs)
     if recall.empty or parameter not in rs.jobs.columns:
         return None
-    jobs = rs.jobs.set_index("job_id")[[parameter, "strategy"]]
-    frame = recall.join(jobs)
-    strategies = sorted(frame["strategy"].astype(str).unique())
-    fig = new_figure(4.5 * len(strategies) + 2.5, 4.5)
-    axes = fig.subplots(1, len(strategies), sharey=True, squeeze=False)[0]
+    frame = recall.join(_panels(rs, parameter).set_index("job_id"), how="inner")
+    if frame.empty:
+        return None
+    panels = sorted(frame["panel"].unique())
+    fig = new_figure(4.5 * len(panels) + 2.5, 4.5)
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     kinds = list(recall.columns)
-    for ax, strategy in zip(axes, strategies, strict=True):
-        sub = frame[frame["strategy"].astype(str) == strategy]
+    fewest = min(frame.groupby("panel")[parameter].nunique())
+    for ax, panel in zip(axes, panels, strict=True):
+        sub = frame[frame["panel"] == panel]
         means = sub.groupby(parameter)[kinds].mean().sort_index()
         for i, kind in enumerate(kinds):
             ax.plot(
@@ -61,13 +81,16 @@ def retention_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
                 label=kind,
             )
         ax.set_xlabel(parameter + (" (tokens)" if "Tokens" in parameter else ""))
-        ax.set_title(f"strategy {strategy}")
+        ax.set_title(panel.replace(" | ", "\n"), fontsize="small")
         ax.set_ylim(-0.05, 1.05)
     axes[0].set_ylabel("recall (share of live facts kept)")
     axes[-1].legend(
         title="fact kind", fontsize="x-small", loc="center left", bbox_to_anchor=(1.02, 0.5)
     )
-    fig.suptitle(f"Retention per fact kind against {parameter}")
+    title = f"Retention per fact kind against {parameter}"
+    if fewest < MIN_TREND_POINTS:
+        title += f" (only {fewest} values: too few to read a trend)"
+    fig.suptitle(title)
     return fig
 
 
@@ -101,11 +124,33 @@ def pareto_front(rs: RunSet) -> Figure | None:
     fig = new_figure(7, 5)
     ax = fig.add_subplot()
     strategies = rs.jobs.set_index("job_id")["strategy"]
+    feasible = table["feasible"].to_numpy()
     for strategy in sorted(strategies.loc[ids].astype(str).unique()):
         mask = (strategies.loc[ids].astype(str) == strategy).to_numpy()
-        ax.scatter(table["savings"][mask], table["recall"][mask], s=36, label=strategy)
-    front = table[table["pareto"]].sort_values("savings")
-    ax.plot(front["savings"], front["recall"], color="black", linewidth=1, label="Pareto front")
+        ax.scatter(
+            table["savings"][mask & feasible],
+            table["recall"][mask & feasible],
+            s=36,
+            label=strategy,
+        )
+    if not feasible.all():  # refuses requests or loops: drawn, never on the front
+        ax.scatter(
+            table["savings"][~feasible],
+            table["recall"][~feasible],
+            s=44,
+            marker="x",
+            color="#b71c1c",
+            label="infeasible (refuses or loops)",
+        )
+    for n, (_, front) in enumerate(table[table["pareto"]].groupby("group")):
+        front = front.sort_values("savings")
+        ax.plot(
+            front["savings"],
+            front["recall"],
+            color="black",
+            linewidth=1,
+            label="Pareto front (per corpus and window)" if n == 0 else None,
+        )
     for job_id, x, y in zip(ids, table["savings"], table["recall"], strict=True):
         ax.annotate(
             numbers[job_id], (x, y), textcoords="offset points", xytext=(4, 4), fontsize="x-small"

@@ -67,8 +67,9 @@ def _missing(caption: str, text: str) -> str:
 
 
 def _inline(text: str) -> str:
-    """Escaped text with Markdown's `code` spans as <code>."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    """Escaped text with Markdown's `code` spans as <code> and **strong** as <strong>."""
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
 
 
 def render_html(title: str, sections: list[Section]) -> str:

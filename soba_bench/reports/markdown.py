@@ -52,7 +52,8 @@ def render_markdown(title: str, sections: list[Section], figure_dir: str = "figu
     parts += [f"- [{s.title}](#{s.anchor})" for s in sections]
     for section in sections:
         parts += ["", f'<a id="{section.anchor}"></a>', f"## {section.title}", ""]
-        parts += [*section.text, ""] if section.text else []
+        for text in section.text:  # one paragraph each
+            parts += [text, ""]
         for item in section.items:
             parts += [_item(item, figure_dir), ""]
     return "\n".join(parts).rstrip() + "\n"

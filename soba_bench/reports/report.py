@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from soba_bench.reports.frames import load_runs
+from soba_bench.reports.frames import RunSet, load_runs
 from soba_bench.reports.html import render_html
 from soba_bench.reports.markdown import render_markdown
 from soba_bench.reports.sections import FigureItem, build_sections
@@ -24,10 +24,15 @@ def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> 
     written atomically, the two reports last, so a reader never sees a report pointing at a
     figure that is not there yet. Raises InputError when there is no run record."""
     results_dir = Path(results_dir)
-    runset = load_runs(results_dir)
     out = Path(out_dir) if out_dir is not None else results_dir / "report"
+    return write_runset_report(load_runs(results_dir), out)
+
+
+def write_runset_report(runset: RunSet, out: Path) -> Path:
+    """``write_report`` for run records already loaded (the main job reuses them for its
+    closing verdict)."""
     sections = build_sections(runset)
-    title = f"soba-bench report: {results_dir.resolve().name}"
+    title = f"soba-bench report: {runset.root.resolve().name}"
     figures = [
         item
         for section in sections

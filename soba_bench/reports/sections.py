@@ -16,6 +16,7 @@ from soba_bench.reports import tables as T
 from soba_bench.reports.frames import RunSet, swept_parameters
 from soba_bench.reports.labels import job_labels, job_numbers
 from soba_bench.reports.skips import reason_mapping
+from soba_bench.reports.verdict import leaderboards
 
 NOT_RECORDED = "not recorded"
 
@@ -75,6 +76,22 @@ def _jobs(rs: RunSet) -> pd.DataFrame:
         counts = rs.sessions.groupby("job_id").size()
         frame["sessions"] = jobs["job_id"].map(counts).fillna(0).astype(int).to_numpy()
     return frame
+
+
+def verdict(rs: RunSet) -> Section:
+    groups = leaderboards(rs)
+    text = [
+        "Ranked on state availability (the share of live facts the model can see at every "
+        "model request of the walk, macro over fact kinds; refused requests count as unseen), "
+        "with its 95% bootstrap interval over sessions and n = sessions with ground truth. "
+        "A job that refuses requests or loops is infeasible: ranked last, never named best. "
+        "Jobs are ranked only against jobs on the same corpus and window.",
+    ]
+    items: list[TableItem | FigureItem] = []
+    for group in groups:
+        text.append(f"**{group.title}**: {group.sentence}")
+        items.append(TableItem(f"Leaderboard: {group.title}", group.board))
+    return Section("verdict", "Verdict", tuple(text), tuple(items))
 
 
 def overview(rs: RunSet) -> Section:
@@ -307,6 +324,7 @@ def provenance(rs: RunSet) -> Section:
 
 
 SECTIONS = (
+    verdict,
     overview,
     outcomes,
     reclaimed,

@@ -10,6 +10,7 @@ import pandas as pd
 from soba_bench.reports.frames import RunSet, session_metrics
 from soba_bench.reports.labels import job_labels
 from soba_bench.reports.skips import ALL_CATEGORIES, LABELS, barrier_decisions, fallback_kind
+from soba_bench.reports.verdict import comparable_groups, feasible_jobs
 
 ISSUE_OUTCOMES = ("failed", "stale", "cancelled")
 
@@ -189,8 +190,10 @@ def quality(rs: RunSet, ids: bool = False) -> pd.DataFrame:
 
 
 def pareto(rs: RunSet, ids: bool = False) -> pd.DataFrame:
-    """Per job: pooled savings ratio and mean recall, and whether it is on the Pareto front
-    (no other job at least as good on both and better on one). ``ids``: keep job_id."""
+    """Per job: pooled savings ratio and mean recall, whether it is feasible (no refused
+    request, no loop: see reports.verdict) and whether it is on the Pareto front: a feasible
+    job that no other feasible job of its comparable group (same corpus and window) matches
+    on both and beats on one. An infeasible job is never on the front. ``ids``: keep job_id."""
     m = session_metrics(rs)
     if "recall" not in m.columns or "savings_ratio" not in m.columns:
         return pd.DataFrame()
@@ -200,10 +203,16 @@ def pareto(rs: RunSet, ids: bool = False) -> pd.DataFrame:
     table = pd.DataFrame({"savings": pooled, "recall": g["recall"].mean()}).dropna()
     if table.empty:
         return pd.DataFrame()
-    s, r = table["savings"].to_numpy(), table["recall"].to_numpy()
-    table["pareto"] = [
-        not any((s >= s[i]) & (r >= r[i]) & ((s > s[i]) | (r > r[i]))) for i in range(len(table))
-    ]
+    table["feasible"] = feasible_jobs(rs).reindex(table.index).fillna(False).astype(bool)
+    table["group"] = comparable_groups(rs).reindex(table.index)
+    front = pd.Series(False, index=table.index)
+    for _, members in table[table["feasible"]].groupby("group"):
+        s, r = members["savings"].to_numpy(), members["recall"].to_numpy()
+        dominated = [
+            any((s >= s[i]) & (r >= r[i]) & ((s > s[i]) | (r > r[i]))) for i in range(len(s))
+        ]
+        front[members.index] = [not d for d in dominated]
+    table["pareto"] = front
     table = table.round(4).reset_index()
     return table if ids else _with_labels(rs, table)
 

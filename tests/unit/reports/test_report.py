@@ -20,6 +20,7 @@ from soba_bench.reports.sections import SECTIONS, build_sections
 from tests.unit.reports.conftest import soba_bench
 
 TITLES = [
+    "Verdict",
     "Overview",
     "Outcomes by trigger and attempts per session",
     "Reclaimed tokens",
