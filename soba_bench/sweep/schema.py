@@ -82,6 +82,8 @@ class CorpusConf:
     seed: int | None = None
     sessions: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    # Parameters drawn per session from [lo, hi] (``corpus generate --vary KEY=LO:HI``).
+    vary: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
