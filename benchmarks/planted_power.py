@@ -4,7 +4,8 @@ For each corpus seed, a small corpus of the synthetic-gate recipe (configs/corpu
 synthetic-gate.yaml: the same fixed and per-session varied generator parameters, fewer
 sessions) is replayed once per planted defect with ``summarizer=planted`` (one ``soba-bench
 run -m`` sweep per seed), and every candidate is compared with the unmutated base
-(``defect=verbatim``) by ``soba-bench compare BASE CAND --format json``. Printed per defect:
+(``defect=verbatim``) by ``soba-bench compare BASE CAND --format json`` (the CLI's entry
+point, called in this process). Printed per defect:
 
 * power: the share of seeds where compare flagged a regression (exit 1);
 * right metric: the share of seeds where a flagged metric is the one the defect should move
@@ -19,13 +20,15 @@ Goal: power >= 95 % per defect, false alarms <= 5 %. The benchmark only reads co
 code and its JSON (``flagged_metrics`` or per-metric verdicts in ``deltas``), so it measures
 whatever gate the CLI ships.
 
-    python benchmarks/planted_power.py [--seeds 20] [--sessions 6] [--engine 64k-8k]
+    python benchmarks/planted_power.py [--seeds 20] [--sessions 6] [--engine "engine=64k-8k"]
         [--variant NAME] [--json OUT] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -39,6 +42,7 @@ from typing import Any
 
 import yaml
 
+from soba_bench.cli.main import main as cli_main
 from soba_bench.corpora.synthetic import generate_corpus
 from soba_bench.corpora.synthetic.config import config_from_dict
 
@@ -64,6 +68,12 @@ RIGHT_METRIC = {
     "stale_decisions": ("decision", "stale"),
     "invent_paths": ("file", "path", "hallucinat", "precision"),
 }
+# A small window (the synthetic-small README's), so every session compacts several times and
+# each seed gives the gate many capsule moments; the gate corpus's sessions are short.
+SMALL_WINDOW = (
+    "engine.contextWindow=32000 engine.maxOutputTokens=4000 engine.keepRecentTokens=4000 "
+    "engine.minTokensForAutoCompact=8000 engine.minReclaimableTokens=2000"
+)
 SEED_BASE = 1000  # corpus seeds 1000, 1001, ...: disjoint from the bundled corpora's
 
 
@@ -79,7 +89,9 @@ def make_corpus(out: Path, seed: int, sessions: int) -> None:
     generate_corpus(out, config, seed=seed, sessions=sessions, name="planted", vary=vary)
 
 
-def run_sweep(corpus: Path, sweep: Path, engine: str, variant: str, env: dict[str, str]):
+def run_sweep(
+    corpus: Path, sweep: Path, engine: list[str], variant: str, env: dict[str, str]
+) -> dict[str, Path]:
     """One sweep per seed: the base twice (an A/A control), then every defect and control."""
     defects = ",".join(("verbatim", *DEFECTS, "paraphrase"))
     done = cli(
@@ -89,7 +101,7 @@ def run_sweep(corpus: Path, sweep: Path, engine: str, variant: str, env: dict[st
         f"summarizer.params.defect={defects}",
         "corpus=path",
         f"corpus.paths=[{corpus}]",
-        f"engine={engine}",
+        *engine,
         f"variant={variant}",
         f"hydra.sweep.dir={sweep}",
         "hydra/launcher=basic",
@@ -118,13 +130,20 @@ def flagged(report: dict[str, Any]) -> list[str]:
     return sorted(out)
 
 
-def compare(base: Path, cand: Path, env: dict[str, str]) -> tuple[int, list[str]]:
-    done = cli("compare", str(base), str(cand), "--format", "json", env=env)
+def compare(base: Path, cand: Path) -> tuple[int, list[str]]:
+    """``soba-bench compare BASE CAND --format json``: the CLI's own entry point, called in
+    this process (its exit code and its stdout), which saves an interpreter start per pair."""
+    out, err = io.StringIO(), io.StringIO()
     try:
-        report = json.loads(done.stdout)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli_main(["compare", str(base), str(cand), "--format", "json"])
+    except SystemExit as exc:  # argparse errors
+        code = exc.code if isinstance(exc.code, int) else 2
+    try:
+        report = json.loads(out.getvalue())
     except json.JSONDecodeError:
         report = {}
-    return done.returncode, flagged(report)
+    return code, flagged(report)
 
 
 def right(defect: str, metrics: list[str]) -> bool:
@@ -132,47 +151,9 @@ def right(defect: str, metrics: list[str]) -> bool:
     return any(w in m.lower() for m in metrics for w in words)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20, help="corpus seeds (default 20)")
-    parser.add_argument("--sessions", type=int, default=6, help="sessions per seed (default 6)")
-    parser.add_argument("--engine", default="64k-8k", help="engine preset (default 64k-8k)")
-    parser.add_argument("--variant", default="soba-0.6.14", help="engine variant")
-    parser.add_argument("--json", type=Path, help="also write the per-seed results here")
-    parser.add_argument("--keep", type=Path, help="keep corpora and runs in this folder")
-    args = parser.parse_args()
-
-    root = Path(args.keep or tempfile.mkdtemp(prefix="planted-power-"))
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    rows: list[dict[str, Any]] = []
-    started = time.perf_counter()
-    try:
-        for n in range(args.seeds):
-            seed = SEED_BASE + n
-            corpus = root / f"corpus-{seed}"
-            if not (corpus / "manifest.json").is_file():
-                make_corpus(corpus, seed, args.sessions)
-            jobs = run_sweep(corpus, root / f"runs-{seed}", args.engine, args.variant, env)
-            # A/A: the same config run again (its own job folder) must not be flagged.
-            aa = root / f"runs-{seed}-aa"
-            if not any(aa.glob("*/run.json")):
-                shutil.copytree(jobs["verbatim"], aa / "job", dirs_exist_ok=True)
-            cands = {**{d: jobs[d] for d in DEFECTS}, "paraphrase": jobs["paraphrase"]}
-            cands["verbatim"] = aa / "job"
-            for defect, cand in cands.items():
-                code, metrics = compare(jobs["verbatim"], cand, env)
-                rows.append({"seed": seed, "defect": defect, "exit": code, "flagged": metrics})
-            print(f"[seed {seed}] {time.perf_counter() - started:.0f} s", file=sys.stderr)
-            if args.json:  # after every seed, so a long run can be read while it goes
-                args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
-    finally:
-        if args.keep is None:
-            shutil.rmtree(root, ignore_errors=True)
-
-    print(
-        f"planted-defect power: {args.seeds} seeds x {args.sessions} sessions, engine "
-        f"{args.engine}, variant {args.variant}; compare's exit code and JSON"
-    )
+def print_table(rows: list[dict[str, Any]], setup: str, elapsed: float) -> None:
+    """Power per defect, right-metric share, cannot-test share and false alarms."""
+    print(f"planted-defect power: {setup}; compare's exit code and JSON")
     print()
     print(
         f"{'defect':<18} {'seeds':>5} {'flagged':>8} {'right metric':>13} {'cannot test':>12}"
@@ -205,9 +186,70 @@ def main() -> None:
     print()
     print(
         f"min power (right metric) {min(powers):.0%} (goal >= 95%); "
-        f"max false-alarm rate {max(alarms):.0%} (goal <= 5%); "
-        f"{time.perf_counter() - started:.0f} s"
+        f"max false-alarm rate {max(alarms):.0%} (goal <= 5%); {elapsed:.0f} s"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20, help="corpus seeds (default 20)")
+    parser.add_argument("--sessions", type=int, default=6, help="sessions per seed (default 6)")
+    parser.add_argument(
+        "--engine",
+        default=SMALL_WINDOW,
+        help=f"engine overrides, space-separated (default: {SMALL_WINDOW!r}); e.g. engine=64k-8k",
+    )
+    parser.add_argument("--variant", default="soba-0.6.14", help="engine variant")
+    parser.add_argument("--first-seed", type=int, default=SEED_BASE, help="first corpus seed")
+    parser.add_argument("--json", type=Path, help="also write the per-seed results here")
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        nargs="+",
+        metavar="JSON",
+        help="print the table from --json files of earlier runs (e.g. seed ranges run apart)",
+    )
+    parser.add_argument("--keep", type=Path, help="keep corpora and runs in this folder")
+    args = parser.parse_args()
+    if args.summarize:
+        rows = [r for path in args.summarize for r in json.loads(path.read_text("utf-8"))]
+        seeds = len({r["seed"] for r in rows})
+        print_table(rows, f"{seeds} seeds from {len(args.summarize)} file(s)", 0.0)
+        return
+
+    root = Path(args.keep or tempfile.mkdtemp(prefix="planted-power-"))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    try:
+        for n in range(args.seeds):
+            seed = args.first_seed + n
+            corpus = root / f"corpus-{seed}"
+            if not (corpus / "manifest.json").is_file():
+                make_corpus(corpus, seed, args.sessions)
+            engine = args.engine.split()
+            jobs = run_sweep(corpus, root / f"runs-{seed}", engine, args.variant, env)
+            # A/A: the same config run again (its own job folder) must not be flagged.
+            aa = root / f"runs-{seed}-aa"
+            if not any(aa.glob("*/run.json")):
+                shutil.copytree(jobs["verbatim"], aa / "job", dirs_exist_ok=True)
+            cands = {**{d: jobs[d] for d in DEFECTS}, "paraphrase": jobs["paraphrase"]}
+            cands["verbatim"] = aa / "job"
+            for defect, cand in cands.items():
+                code, metrics = compare(jobs["verbatim"], cand)
+                rows.append({"seed": seed, "defect": defect, "exit": code, "flagged": metrics})
+            print(f"[seed {seed}] {time.perf_counter() - started:.0f} s", file=sys.stderr)
+            if args.json:  # after every seed, so a long run can be read while it goes
+                args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+
+    setup = (
+        f"{args.seeds} seeds ({args.first_seed}..) x {args.sessions} sessions, engine "
+        f"{args.engine!r}, variant {args.variant}"
+    )
+    print_table(rows, setup, time.perf_counter() - started)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
 

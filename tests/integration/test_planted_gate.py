@@ -19,6 +19,14 @@ from tests.integration.sweeps import cli
 DEFECTS = ("verbatim", "drop_goal", "drop_blockers", "paraphrase")
 SEED = 1000  # the planted-power benchmark's first seed
 SESSIONS = 8
+# The benchmark's small window: every session compacts several times.
+ENGINE = [
+    "engine.contextWindow=32000",
+    "engine.maxOutputTokens=4000",
+    "engine.keepRecentTokens=4000",
+    "engine.minTokensForAutoCompact=8000",
+    "engine.minReclaimableTokens=2000",
+]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +46,7 @@ def planted_runs(tmp_path_factory) -> dict[str, Path]:
         f"summarizer.params.defect={','.join(DEFECTS)}",
         "corpus=path",
         f"corpus.paths=[{corpus}]",
-        "engine=64k-8k",
+        *ENGINE,
         f"hydra.sweep.dir={sweep}",
         "hydra/launcher=basic",
     )
