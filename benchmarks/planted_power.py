@@ -11,7 +11,8 @@ point, called in this process). Printed per defect:
 * right metric: the share of seeds where a flagged metric is the one the defect should move
   (drop_blockers: the degraded-fallback rate, since SOBA's validator rejects those capsules and
   the deterministic fallback writes them; drop_goal: a goal metric; files for swap_files and
-  invent_paths; verification for flip_verification; decisions for negate/stale_decisions);
+  invent_paths; verification for flip_verification; decisions for negate_decisions; decisions, staleness or
+  plan-pivot checkpoints for stale_decisions);
 * cannot test: seeds where compare said it could not test (exit 3) or rejected its input (2);
 * for the controls (verbatim vs verbatim from a second run, and paraphrase), the false-alarm
   rate: the share of seeds flagged at all.
@@ -65,7 +66,8 @@ RIGHT_METRIC = {
     "negate_decisions": ("decision",),
     "swap_files": ("file",),
     "flip_verification": ("verification",),
-    "stale_decisions": ("decision", "stale"),
+    # A plan-pivot checkpoint is a decision revision too (the ground truth's checkpoint kind).
+    "stale_decisions": ("decision", "stale", "checkpoint"),
     "invent_paths": ("file", "path", "hallucinat", "precision"),
 }
 # A small window (the synthetic-small README's), so every session compacts several times and
