@@ -11,11 +11,11 @@ point, called in this process). Printed per defect:
 * right metric: the share of seeds where a flagged metric is the one the defect should move
   (drop_blockers: the degraded-fallback rate, since SOBA's validator rejects those capsules and
   the deterministic fallback writes them; drop_goal: a goal metric; files for swap_files and
-  invent_paths; verification for flip_verification; decisions for negate_decisions; decisions, staleness or
-  plan-pivot checkpoints for stale_decisions);
+  invent_paths; verification for flip_verification; decisions for negate_decisions;
+  decisions, staleness or plan-pivot checkpoints for stale_decisions);
 * cannot test: seeds where compare said it could not test (exit 3) or rejected its input (2);
-* for the controls (verbatim vs verbatim from a second run, and paraphrase), the false-alarm
-  rate: the share of seeds flagged at all.
+* for the controls (verbatim against a copy of the base job, a sanity check, and paraphrase),
+  the false-alarm rate: the share of seeds flagged at all.
 
 Goal: power >= 95 % per defect, false alarms <= 5 %. The benchmark only reads compare's exit
 code and its JSON (``flagged_metrics`` or per-metric verdicts in ``deltas``), so it measures
