@@ -1,7 +1,7 @@
 """Corpus folders: generate synthetic sessions with ground truth, list corpora, inspect one.
 
   soba-bench corpus generate --seed N --sessions K --entries M --out DIR [--name NAME]
-                             [--force] [KEY=VALUE ...]
+                             [--force] [--vary KEY=LO:HI ...] [KEY=VALUE ...]
   soba-bench corpus list [DIR ...] [--json]
   soba-bench corpus inspect DIR [--json]
 
@@ -9,7 +9,9 @@ generate writes K sessions as DIR/sessions/<name>.jsonl.gz with <name>.truth.jso
 sidecars and a DIR/manifest.json; the same seed, count and parameters give byte-identical
 files. KEY=VALUE sets a synthetic generator parameter by its field name (entries_spread=0.5,
 decisions_per_1k=8, flight_records=false; all of them with their defaults are in
-configs/corpus/synthetic-small.yaml); --entries wins over entries=. list shows the corpora
+configs/corpus/synthetic-small.yaml); --entries wins over entries=. --vary KEY=LO:HI draws a
+numeric parameter per session from a range (seeded by the corpus seed and session index), so
+one corpus covers an axis (configs/corpus/synthetic-gate.yaml). list shows the corpora
 under corpora/ (or the folders given). inspect verifies every session's sha256 against the
 manifest, shows sizes and counts ground-truth facts by kind; it exits 1 on a mismatch.
 """
@@ -25,7 +27,7 @@ from typing import Any
 
 from soba_bench.corpora.manifest import MANIFEST_NAME, load_corpus, sha256_file
 from soba_bench.corpora.synthetic.config import config_from_dict, parse_overrides
-from soba_bench.corpora.synthetic.generate import generate_corpus
+from soba_bench.corpora.synthetic.generate import generate_corpus, parse_vary
 from soba_bench.corpora.truth import FACT_KINDS, STATUSES, read_truth, truth_path
 from soba_bench.errors import InputError
 from soba_bench.session import read_session
@@ -45,6 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--out", type=Path, required=True, help="output folder (new or empty)")
     gen.add_argument("--name", help="corpus name in the manifest (default synthetic-s<seed>)")
     gen.add_argument("--force", action="store_true", help="write into a non-empty folder")
+    gen.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=LO:HI",
+        help="draw a numeric parameter per session from a range (seeded; repeatable)",
+    )
     lst = actions.add_parser("list", help="corpora with their name, version, sessions, source")
     lst.add_argument("dirs", nargs="*", type=Path, metavar="DIR", help="corpus folders")
     lst.add_argument("--json", action="store_true", help="print one JSON object per corpus")
@@ -65,7 +74,13 @@ def _generate(args: argparse.Namespace) -> int:
     config = config_from_dict(params)
     started = time.perf_counter()
     manifest = generate_corpus(
-        args.out, config, seed=args.seed, sessions=args.sessions, name=args.name, force=args.force
+        args.out,
+        config,
+        seed=args.seed,
+        sessions=args.sessions,
+        name=args.name,
+        force=args.force,
+        vary=parse_vary(args.vary),
     )
     elapsed = time.perf_counter() - started
     total_entries = total_bytes = 0

@@ -16,6 +16,8 @@ Tune settings (configs/tune/default.yaml and its groups):
   split.held_out=0.3  split.seed=N  report.runner_ups=N  report.resamples=N
 Any other override is a `soba-bench run` override for every trial's job (corpus=..., scorer=...,
 variant=..., summarizer=..., --corpus DIR, --results DIR); a bare SOBA key fixes that key.
+The corpus defaults to synthetic-gate (30 generated sessions with ground truth and varied
+parameters) rather than run's bundled corpora.
 
 Options:
   --out DIR   where to write (default: <results>/tune-<timestamp>/)
@@ -41,6 +43,7 @@ from soba_bench.errors import InputError, SobaBenchError
 PROG = "soba-bench tune"
 TUNE_KEYS = ("window", "space", "objective", "search", "split", "report")
 TUNE_CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "tune"
+DEFAULT_CORPUS = "synthetic-gate"  # 30 generated sessions with varied parameters
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,6 +95,11 @@ def compose(config_dir: Path, name: str, overrides: list[str]) -> dict[str, Any]
         raise InputError(f"bad override or config ({text})", path=str(config_dir)) from None
 
 
+def _names_corpus(override: str) -> bool:
+    key = override.lstrip("+~").split("=", 1)[0]
+    return key == "corpus" or key.startswith("corpus.")
+
+
 def load_configs(argv: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """(tune config, job config, options) for these arguments."""
     from soba_bench.cli.run_cmd import translate
@@ -106,6 +114,10 @@ def load_configs(argv: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any], d
             field=unknown[0],
             expected="--out, --cfg, or a 'soba-bench run' option (--corpus, --results, ...)",
         )
+    if not any(_names_corpus(a) for a in job_overrides):
+        # Tuning needs many sessions with ground truth; `run`'s default (the bundled corpora)
+        # has three. An explicit corpus= / corpus.paths= / --corpus wins.
+        job_overrides = [f"corpus={DEFAULT_CORPUS}", *job_overrides]
     tune_cfg = compose(TUNE_CONFIG_DIR, "default", tune_overrides)
     job_cfg = compose(CONFIG_DIR, "config", job_overrides)
     return tune_cfg, job_cfg, options

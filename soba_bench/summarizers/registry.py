@@ -58,6 +58,8 @@ def build_summarizer(name: str = "deterministic", **params: Any) -> SummarizerSp
     return factory(**params)
 
 
-# The model-backed summarizers ("model", "local") register themselves on import; imported
-# last because they use SUMMARIZERS and SummarizerSpec from above.
+# The model-backed summarizers ("model", "local") and the planted-defect stand-in ("planted")
+# register themselves on import; imported last because they use SUMMARIZERS and
+# SummarizerSpec from above.
 from soba_bench.summarizers import model_backed as _model_backed  # noqa: E402, F401
+from soba_bench.summarizers import planted as _planted  # noqa: E402, F401

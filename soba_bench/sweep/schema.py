@@ -86,6 +86,8 @@ class CorpusConf:
     # first ``limit`` of them (``--limit``). Both are part of the job key.
     select: list[str] = field(default_factory=list)
     limit: int | None = None
+    # Parameters drawn per session from [lo, hi] (``corpus generate --vary KEY=LO:HI``).
+    vary: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -184,9 +186,16 @@ GROUP_SCHEMAS = {
 def register_configs() -> None:
     """Store the root schema (which types every group through its fields) and the summarizer
     options in Hydra's ConfigStore."""
+    from pathlib import Path
+
     from soba_bench.summarizers import SUMMARIZERS
 
+    # A summarizer with its own YAML option (configs/summarizer/<name>.yaml) is not stored
+    # too: Hydra would match the two by name, a deprecated behaviour it warns about. The YAML
+    # is still typed through the root schema's ``summarizer`` field.
+    yaml_dir = Path(__file__).resolve().parents[2] / "configs" / "summarizer"
     cs = ConfigStore.instance()
     cs.store(name="base_config", node=SobaBenchConf)
     for name in SUMMARIZERS:
-        cs.store(group="summarizer", name=name, node=SummarizerConf(name=name))
+        if not (yaml_dir / f"{name}.yaml").is_file():
+            cs.store(group="summarizer", name=name, node=SummarizerConf(name=name))

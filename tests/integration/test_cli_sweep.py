@@ -128,6 +128,7 @@ def test_experiment_overlay_runs_its_grid(tmp_path):
         "run",
         "-m",
         "experiment=blocker_fix",
+        "corpus=synthetic-small",  # the overlay's own corpus is synthetic-gate (30 sessions)
         "scorer=failure_modes",
         "hydra.sweeper.params.engine=64k-8k",
         f"hydra.sweep.dir={tmp_path}",

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import struct
 import uuid
 import zlib
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,54 @@ def session_target(config: SyntheticConfig, rng: random.Random) -> int:
     return max(50, round(config.entries * rng.uniform(1 - spread, 1 + spread)))
 
 
+Vary = dict[str, tuple[float, float]]
+
+
+def parse_vary(texts: list[str]) -> Vary:
+    """``KEY=LO:HI`` strings -> ranges; KEY must be a numeric generator parameter."""
+    ranges: Vary = {}
+    numeric = {f.name for f in fields(SyntheticConfig) if f.type in ("int", "float", int, float)}
+    for text in texts:
+        key, sep, raw = text.partition("=")
+        lo, colon, hi = raw.partition(":")
+        try:
+            bounds = (float(lo), float(hi)) if sep and colon else None
+        except ValueError:
+            bounds = None
+        if key not in numeric or bounds is None or bounds[0] > bounds[1]:
+            raise InputError(
+                "bad --vary range",
+                field="--vary",
+                value=text,
+                has_value=True,
+                expected="KEY=LO:HI with LO <= HI and KEY a numeric generator parameter ("
+                + ", ".join(sorted(numeric))
+                + ")",
+            )
+        ranges[key] = bounds
+    return ranges
+
+
+def session_config(
+    config: SyntheticConfig, vary: Vary | None, seed: int, index: int
+) -> SyntheticConfig:
+    """The config of one session: ``config`` with every ``vary`` parameter drawn uniformly from
+    its range (integers inclusive, numbers to 3 decimals). Drawn from their own seeded stream,
+    so a corpus without ``vary`` is byte-identical to one made before the option existed."""
+    if not vary:
+        return config
+    rng = random.Random(f"soba-bench-synthetic-vary:v{GENERATOR_VERSION}:{seed}:{index}")
+    kinds = {f.name: f.type for f in fields(SyntheticConfig)}
+    drawn: dict[str, Any] = {}
+    for key in sorted(vary):
+        lo, hi = vary[key]
+        if kinds[key] in ("int", int):
+            drawn[key] = rng.randint(math.ceil(lo), math.floor(hi))
+        else:
+            drawn[key] = round(rng.uniform(lo, hi), 3)
+    return replace(config, **drawn)
+
+
 def generate_session(
     config: SyntheticConfig, seed: int, index: int = 0
 ) -> tuple[Session, GroundTruth]:
@@ -101,7 +151,13 @@ def generate_session(
     return Session(writer.entries(), path=f"{name}.jsonl.gz"), truth
 
 
-def reproduce_command(config: SyntheticConfig, seed: int, sessions: int, name: str | None) -> str:
+def reproduce_command(
+    config: SyntheticConfig,
+    seed: int,
+    sessions: int,
+    name: str | None,
+    vary: Vary | None = None,
+) -> str:
     """The canonical CLI command for a corpus (parameters in field order)."""
     parts = ["soba-bench corpus generate", f"--seed {seed}", f"--sessions {sessions}"]
     parts.append(f"--entries {config.entries}")
@@ -111,6 +167,8 @@ def reproduce_command(config: SyntheticConfig, seed: int, sessions: int, name: s
     for key, value in config.non_defaults().items():
         if key != "entries":
             parts.append(f"{key}={json.dumps(value)}")
+    for key, (lo, hi) in sorted((vary or {}).items()):
+        parts.append(f"--vary {key}={lo:g}:{hi:g}")
     return " ".join(parts)
 
 
@@ -133,8 +191,10 @@ def generate_corpus(
     sessions: int,
     name: str | None = None,
     force: bool = False,
+    vary: Vary | None = None,
 ) -> dict[str, Any]:
-    """Write ``sessions`` sessions, their ground truth and a manifest under ``out``."""
+    """Write ``sessions`` sessions, their ground truth and a manifest under ``out``. ``vary``
+    draws the named parameters per session from ranges (:func:`session_config`)."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise InputError(
             "seed must be a non-negative integer",
@@ -156,7 +216,7 @@ def generate_corpus(
     files: list[str] = []
     extra: list[dict[str, Any]] = []
     for index in range(sessions):
-        session, truth = generate_session(config, seed, index)
+        session, truth = generate_session(session_config(config, vary, seed, index), seed, index)
         rel = f"{SESSIONS_DIR}/{session_name(seed, index)}.jsonl.gz"
         payload = encode_jsonl(e.data for e in session.lines)
         atomic_write_bytes(out / rel, gzip_bytes(payload))
@@ -172,6 +232,9 @@ def generate_corpus(
                 "contentSha256": hashlib.sha256(payload).hexdigest(),
                 "truth": f"{SESSIONS_DIR}/{truth_file.name}",
                 "truthSha256": hashlib.sha256(truth_bytes).hexdigest(),
+                **(
+                    {"varied": {k: truth.origin["params"][k] for k in sorted(vary)}} if vary else {}
+                ),
             }
         )
     manifest = build_manifest(
@@ -188,7 +251,8 @@ def generate_corpus(
             "seed": seed,
             "sessions": sessions,
             "params": config.to_dict(),
-            "command": reproduce_command(config, seed, sessions, name),
+            **({"vary": {k: list(v) for k, v in sorted(vary.items())}} if vary else {}),
+            "command": reproduce_command(config, seed, sessions, name, vary),
         },
     )
     for item, more in zip(manifest["sessions"], extra, strict=True):

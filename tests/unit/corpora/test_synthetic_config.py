@@ -137,3 +137,20 @@ def test_filler_banks_never_contain_words_soba_extracts():
     for text in filler:
         lower = text.lower()
         assert not any(word in lower for word in banks.TRIGGER_WORDS), text
+
+
+def test_vary_draws_each_session_parameter_in_its_range_and_rejects_bad_ranges():
+    from soba_bench.corpora.synthetic.generate import parse_vary, session_config
+
+    vary = parse_vary(["entries=150:900", "blockers_per_1k=0:10"])
+    assert vary == {"entries": (150.0, 900.0), "blockers_per_1k": (0.0, 10.0)}
+    base = SyntheticConfig()
+    drawn = [session_config(base, vary, 17, i) for i in range(12)]
+    assert all(150 <= c.entries <= 900 and isinstance(c.entries, int) for c in drawn)
+    assert all(0 <= c.blockers_per_1k <= 10 for c in drawn)
+    assert len({c.entries for c in drawn}) > 6  # really varies from session to session
+    assert drawn == [session_config(base, vary, 17, i) for i in range(12)]  # seeded
+    assert session_config(base, {}, 17, 0) is base  # no vary: the corpus is unchanged
+    for bad in ("entries=900:150", "entries=a:b", "flight_records=0:1", "nope=1:2", "entries"):
+        with pytest.raises(InputError, match="--vary"):
+            parse_vary([bad])
