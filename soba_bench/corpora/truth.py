@@ -208,6 +208,10 @@ def read_truth(path: str | Path) -> GroundTruth:
         raise InputError(
             "ground-truth file is not valid JSON (nested too deeply)", path=str(p)
         ) from None
+    except OSError as exc:  # permission denied, a folder where the file should be
+        raise InputError(
+            f"cannot read ground-truth file: {exc.strerror or exc}", path=str(p)
+        ) from None
     if not isinstance(data, dict):
         raise InputError("ground-truth file must be a JSON object", path=str(p))
     return GroundTruth.from_dict(data, source=str(p))

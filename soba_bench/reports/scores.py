@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from soba_bench.reports.records import read_jsonl
+from soba_bench.runs import read_jsonl
 from soba_bench.scoring.retention import NOISE_KINDS
 
 SCORE_COLUMNS = (
