@@ -21,6 +21,7 @@ from pathlib import Path
 
 from soba_bench.errors import InputError
 from soba_bench.reports.compare_metrics import COMPARE_METRICS, DEFAULT_MAX_DROP, DEFAULT_METRICS
+from soba_bench.secrets_scan import scrub_text
 from soba_bench.session.jsonl import atomic_write_bytes
 
 
@@ -121,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         confidence=args.confidence,
     )
     text = comparison.to_json() if args.format == "json" else comparison.to_markdown()
+    text = scrub_text(text)  # names from run records: credentials as typed markers
     if args.out is not None:
         atomic_write_bytes(args.out, text.encode("utf-8"))
     print(text, end="")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
+from soba_bench.secrets_scan import scrub_value
 from soba_bench.session.jsonl import atomic_write_bytes
 
 SCHEMA_VERSION = 1
@@ -147,6 +148,17 @@ class GroundTruth:
     def of_kind(self, *kinds: str) -> list[Fact]:
         return [f for f in self.facts if f.kind in kinds]
 
+    def to_document(self) -> dict[str, Any]:
+        """What a truth file holds: :meth:`to_dict` with credentials replaced by typed markers
+        (a goal fact quotes the first user message verbatim). Facts of kind ``secret`` keep
+        their text: they are the generator's own fake values, and scoring needs them to
+        detect a capsule that leaks them."""
+        data = self.to_dict()
+        facts = data.pop("facts")
+        data = scrub_value(data)
+        data["facts"] = [f if f["kind"] == "secret" else scrub_value(f) for f in facts]
+        return data
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schemaVersion": self.schema_version,
@@ -192,7 +204,7 @@ def truth_path(session_path: str | Path) -> Path:
 
 
 def write_truth(truth: GroundTruth, path: str | Path) -> None:
-    payload = json.dumps(truth.to_dict(), ensure_ascii=False, indent=1) + "\n"
+    payload = json.dumps(truth.to_document(), ensure_ascii=False, indent=1) + "\n"
     atomic_write_bytes(path, payload.encode("utf-8"))
 
 

@@ -151,7 +151,8 @@ def _sessions(found: FoundRecord, job_id: str, notes: list[str]) -> pd.DataFrame
         {k: v for k, v in row.raw.items() if not isinstance(v, dict | list)}
         for row in load_sessions(path)
     ]
-    frame = pd.DataFrame(rows)
+    # An empty sessions.jsonl (a corpus without sessions) still has the session column.
+    frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["session"])
     frame.insert(0, "job_id", job_id)
     return frame
 

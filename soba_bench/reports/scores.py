@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from soba_bench.runs import read_jsonl
+from soba_bench.runs.tables import load_table
 from soba_bench.scoring.retention import NOISE_KINDS
 
 SCORE_COLUMNS = (
@@ -42,6 +42,30 @@ HIGHER_IS_BETTER = {
 }
 RETENTION_ROW_METRICS = ("recall", "precision", "staleness")
 RETENTION_SESSION_METRICS = ("recall", "staleness", "leaks", "hallucinatedPaths")
+# What this module reads from each table, by JSON kind (checked when the table is loaded).
+_WHERE = {"session": "string!", "strategy": "string", "view": "string", "kind": "string"}
+TABLE_FIELDS = {
+    "rows": {**_WHERE, "generation": "label", **dict.fromkeys(RETENTION_ROW_METRICS, "number")},
+    "sessions": {
+        **_WHERE,
+        "moment": "string",
+        **dict.fromkeys(RETENTION_SESSION_METRICS, "number"),
+    },
+    "quality": {
+        **_WHERE,
+        "score": "number",
+        "passed": "boolean",
+        "dimensions": "records",
+        "dimensions.name": "string",
+        "dimensions.score": "number",
+    },
+    "findings": {"session": "string!", "detector": "string!"},
+    "drift": {"session": "string!", "age": "label", "survival": "number"},
+}
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    return load_table(path, TABLE_FIELDS[path.name.removesuffix(".jsonl")])
 
 
 def empty_scores() -> pd.DataFrame:
@@ -70,7 +94,7 @@ def _retention(scores_dir: Path) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     rows_path = scores_dir / "rows.jsonl"
     if rows_path.is_file():
-        for row in read_jsonl(rows_path):
+        for row in _read(rows_path):
             base = {
                 "session": row.get("session"),
                 "scorer": "retention",
@@ -83,7 +107,7 @@ def _retention(scores_dir: Path) -> list[dict[str, Any]]:
                 out.append({**base, "metric": metric, "value": row.get(metric)})
     sessions_path = scores_dir / "sessions.jsonl"
     if sessions_path.is_file():
-        for row in read_jsonl(sessions_path):
+        for row in _read(sessions_path):
             if row.get("view") == "soba_quality":
                 continue  # read from quality.jsonl, with its dimensions
             base = {
@@ -104,7 +128,7 @@ def _quality(scores_dir: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     out: list[dict[str, Any]] = []
-    for row in read_jsonl(path):
+    for row in _read(path):
         base = {
             "session": row.get("session"),
             "scorer": "soba_quality",
@@ -131,7 +155,7 @@ def _failure_modes(
     path = scores_dir / "findings.jsonl"
     counts: dict[tuple[str, str], int] = {}
     if path.is_file():
-        for row in read_jsonl(path):
+        for row in _read(path):
             key = (row.get("session"), row.get("detector"))
             counts[key] = counts.get(key, 0) + 1
     names = sorted(set(detectors) | {d for _, d in counts})
@@ -167,7 +191,7 @@ def _drift(scores_dir: Path) -> list[dict[str, Any]]:
             "metric": "survival",
             "value": row.get("survival"),
         }
-        for row in read_jsonl(path)
+        for row in _read(path)
     ]
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from soba_bench.errors import InputError
 from soba_bench.runs.record import RunRecord, SessionRow, load_record, load_sessions
+from soba_bench.secrets_scan import scrub_value
 from soba_bench.session.jsonl import atomic_write_bytes, encode_jsonl
 
 SCORE_TABLES = ("rows", "summaries", "quality", "findings", "drift", "sessions", "corpus")
@@ -151,14 +152,17 @@ class RunLayout:
 GZIP_LEVEL = 1
 
 
-def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Rows as JSONL, gzip when the name ends in .gz, atomically."""
-    payload = encode_jsonl(rows)
+def write_jsonl(path: Path, rows: list[dict[str, Any]], *, raw: bool = False) -> None:
+    """Rows as JSONL, gzip when the name ends in .gz, atomically. Credentials are replaced by
+    typed markers (:mod:`soba_bench.secrets_scan`) unless ``raw``: the replay is the lossless
+    record ``score`` re-reads, and capsules are the engine's (SOBA's sanitizer rules)."""
+    payload = encode_jsonl(rows if raw else (scrub_value(row) for row in rows))
     if str(path).endswith(".gz"):
         payload = gzip.compress(payload, compresslevel=GZIP_LEVEL, mtime=0)
     atomic_write_bytes(path, payload)
 
 
 def write_json(path: Path, data: Any) -> None:
-    """One JSON document, indented, atomically."""
-    atomic_write_bytes(path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+    """One JSON document, indented, atomically, credentials replaced by typed markers."""
+    text = json.dumps(scrub_value(data), indent=1, ensure_ascii=False) + "\n"
+    atomic_write_bytes(path, text.encode())

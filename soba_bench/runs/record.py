@@ -276,6 +276,7 @@ class RunRecord:
         for key in ("name", "promptId", "model"):
             _path(data, f"summarizer.{key}", "string", path)
         _path(data, "config.compaction", "object", path)
+        _path(data, "scoring.findings", "object", path)
         _path(data, "resolvedConfig.strategy.name", "string", path)
         for key in ("name", "version", "sobaVersion"):
             _path(data, f"package.{key}", "string", path)

@@ -238,11 +238,13 @@ def _execute(
             rows.append(row)
             if ctx.tables:
                 bar.write(console.format_row(row), file=None)
-            write_jsonl(layout.replay(name), replayed_session_lines(session, trace))
+            write_jsonl(layout.replay(name), replayed_session_lines(session, trace), raw=True)
             checks = trace.check_lines()
             write_jsonl(layout.barriers(name), checks)
             # Exported capsules get SOBA's sanitizer (replays/ keep the raw record for scoring).
-            write_jsonl(layout.capsules(name), [sanitize_value(c) for c in trace.capsules])
+            write_jsonl(
+                layout.capsules(name), [sanitize_value(c) for c in trace.capsules], raw=True
+            )
             where = {**columns, "corpus": corpus.name, "session": name}
             barriers += [{**where, **b.to_line()} for b in trace.barriers]
             attempts += [{**where, **a} for a in trace.attempts]
