@@ -195,3 +195,12 @@ def test_a_manifest_session_that_is_a_folder_is_called_a_folder(corpus):
     session.mkdir()
     with pytest.raises(InputError, match="is a directory"):
         load_corpus(corpus)
+
+
+def test_a_results_folder_that_cannot_be_created_is_one_line_before_hydra(corpus, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    results = blocker / "results"
+    code, _, err = cli("run", "--corpus", str(corpus), "--results", str(results), *RUN_ARGS)
+    assert code == 2 and "cannot write" in err and "Not a directory" in err, err
+    assert len(err.strip().splitlines()) == 1 and blocker.read_text() == "not a folder"
