@@ -153,11 +153,12 @@ class GroundTruth:
         (a goal fact quotes the first user message verbatim). Facts of kind ``secret`` keep
         their text: they are the generator's own fake values, and scoring needs them to
         detect a capsule that leaks them."""
-        data = self.to_dict()
-        facts = data.pop("facts")
-        data = scrub_value(data)
-        data["facts"] = [f if f["kind"] == "secret" else scrub_value(f) for f in facts]
-        return data
+        return {
+            key: [f if f["kind"] == "secret" else scrub_value(f) for f in value]
+            if key == "facts"
+            else scrub_value(value)
+            for key, value in self.to_dict().items()
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
