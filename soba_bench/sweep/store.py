@@ -6,9 +6,11 @@ the complete record of each job key, so re-running a sweep skips finished jobs.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from soba_bench.errors import InputError
+from soba_bench.runs.files import read_json_object
 
 # The run folder's layout and writers live in soba_bench.runs (below scoring and sweep).
 from soba_bench.runs.layout import (  # noqa: F401  (re-exported for the sweep's callers)
@@ -31,12 +33,15 @@ class JobIndex:
         return self.root / ".index" / f"{key}.json"
 
     def lookup(self, key: str) -> Path | None:
-        """The folder of a complete record with this key, if one still exists."""
+        """The folder of a complete record with this key, if one still exists. A damaged index
+        entry is no entry: the job is redone rather than trusted."""
         try:
-            entry = json.loads(self._entry(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError, UnicodeDecodeError):
+            entry = read_json_object(self._entry(key), "job index entry")
+        except InputError:
             return None
-        folder = self.root / entry.get("folder", "")
+        if not isinstance(entry.get("folder"), str) or not entry["folder"]:
+            return None
+        folder = self.root / entry["folder"]
         return folder if RunLayout(folder).complete_record(key) is not None else None
 
     def add(self, key: str, folder: Path) -> None:

@@ -204,3 +204,13 @@ def test_a_results_folder_that_cannot_be_created_is_one_line_before_hydra(corpus
     code, _, err = cli("run", "--corpus", str(corpus), "--results", str(results), *RUN_ARGS)
     assert code == 2 and "cannot write" in err and "Not a directory" in err, err
     assert len(err.strip().splitlines()) == 1 and blocker.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("entry", ["[1]", '{"folder": 5}', "{", '{"folder": ""}', "[" * 100_000])
+def test_a_damaged_job_index_entry_is_not_trusted(tmp_path, entry):
+    from soba_bench.sweep.store import JobIndex
+
+    index = tmp_path / ".index"
+    index.mkdir()
+    (index / "k.json").write_text(entry)
+    assert JobIndex(tmp_path).lookup("k") is None  # resume redoes the job
