@@ -25,6 +25,14 @@ def describe_value(value: Any) -> str:
     return text
 
 
+def json_error_text(exc: json.JSONDecodeError) -> str:
+    """``Expecting value at column 7`` from a JSON syntax error. Some of the parser's messages
+    already end in "at" ("Unterminated string starting at"); those get the column only."""
+    msg = exc.msg.rstrip()
+    joiner = " column " if msg.endswith(" at") else " at column "
+    return f"{msg}{joiner}{exc.colno}"
+
+
 class SobaBenchError(Exception):
     """Base class of every error soba-bench reports on purpose."""
 
@@ -72,6 +80,17 @@ class InputError(SobaBenchError):
         if self.expected:
             text += f"; expected {self.expected}"
         return text
+
+
+class OutputError(SobaBenchError):
+    """An output could not be written (permission denied, read-only file system, disk full):
+    names the path and the operating system's reason. Nothing partial is left behind, since
+    every output is written to a temporary file and renamed."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: cannot write: {reason}")
 
 
 class ConfigError(SobaBenchError):

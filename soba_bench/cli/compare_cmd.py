@@ -23,10 +23,12 @@ summarizer, an engine key) is the thing under test; the jobs pair on all other s
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from soba_bench.errors import InputError
 from soba_bench.reports.compare_metrics import COMPARE_METRICS, DEFAULT_MAX_DROP, DEFAULT_METRICS
+from soba_bench.secrets_scan import scrub_text
 from soba_bench.session.jsonl import atomic_write_bytes
 
 
@@ -81,14 +83,44 @@ def parse_max_drops(values: list[str] | None) -> float | dict[str, float]:
                 has_value=True,
                 expected="X or NAME=X with X a number >= 0",
             ) from None
+        if not math.isfinite(value) or value < 0:
+            raise InputError(
+                "not a finite number >= 0",
+                field="--max-drop",
+                value=text,
+                has_value=True,
+                expected="X or NAME=X with X a number >= 0",
+            )
         drops[name or "*"] = value
     return drops
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Reject what the bootstrap cannot use before anything is read: a confidence outside
+    (0, 1) (2, nan, inf) and a negative seed (numpy's generators take none)."""
+    if not (math.isfinite(args.confidence) and 0 < args.confidence < 1):
+        raise InputError(
+            "confidence out of range",
+            field="--confidence",
+            value=args.confidence if math.isfinite(args.confidence) else str(args.confidence),
+            has_value=True,
+            expected="a number between 0 and 1, e.g. 0.95",
+        )
+    if args.seed < 0:
+        raise InputError(
+            "negative seed",
+            field="--seed",
+            value=args.seed,
+            has_value=True,
+            expected="an integer >= 0",
+        )
 
 
 def run(args: argparse.Namespace) -> int:
     # Imported here (pandas, pyarrow): building the CLI's parser must stay light.
     from soba_bench.reports.compare import compare_runs
 
+    check_arguments(args)
     comparison = compare_runs(
         args.base,
         args.cand,
@@ -98,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         confidence=args.confidence,
     )
     text = comparison.to_json() if args.format == "json" else comparison.to_markdown()
+    text = scrub_text(text)  # names from run records: credentials as typed markers
     if args.out is not None:
         atomic_write_bytes(args.out, text.encode("utf-8"))
     print(text, end="")

@@ -35,12 +35,13 @@ import difflib
 import json
 import re
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from soba_bench.engine.config import TOP_LEVEL_KEYS, read_config_data
-from soba_bench.errors import InputError, SobaBenchError
+from soba_bench.errors import InputError, OutputError, SobaBenchError
 from soba_bench.sweep.console import format_scores  # noqa: F401  (re-exported for score_cmd)
 from soba_bench.sweep.jobspec import COMPACTION_KEYS, SOBA_KEYS
 
@@ -221,9 +222,31 @@ def translate(argv: Sequence[str]) -> list[str]:
     return [*legacy, *rest]
 
 
+def check_results_dir(hydra_args: list[str]) -> None:
+    """Fail with one line when the results folder given (``paths.results_dir=``) cannot be
+    written: Hydra creates the job folder before any of our code runs and would answer a
+    read-only folder, a file in the way or a full disk with its own traceback."""
+    given = [a.split("=", 1)[1] for a in hydra_args if a.startswith("paths.results_dir=")]
+    if not given or "${" in given[-1]:
+        return
+    folder = Path(given[-1].strip("'\""))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise OutputError(str(folder), exc.strerror or str(exc)) from None
+
+
 def launch(hydra_args: list[str], prog: str = "soba-bench run") -> int:
     """Run the Hydra app with these arguments; the exit code from the jobs' outcomes."""
     from soba_bench.sweep import app, callbacks
+
+    try:
+        check_results_dir(hydra_args)
+    except SobaBenchError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
 
     app.OUTCOMES.clear()
     callbacks.STATE.clear()

@@ -40,10 +40,14 @@ class Corpus:
 
 
 def sha256_file(path: Path) -> str:
+    """The sha256 of a file's bytes; an unreadable file is an InputError naming it."""
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
+    try:
+        with path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError as exc:  # permission denied (mode 000), a folder, an I/O error
+        raise InputError(f"cannot read file: {exc.strerror or exc}", path=str(path)) from None
     return digest.hexdigest()
 
 
@@ -88,6 +92,13 @@ def _is_file(path: Path) -> bool:
         return False
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def _size(item: dict, index: int, path: Path) -> int:
     value = item.get("bytes") or 0
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -113,6 +124,10 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
         raise InputError(
             "corpus manifest not found", path=str(path), expected=f"a folder with {MANIFEST_NAME}"
         ) from None
+    except OSError as exc:  # permission denied (mode 000), an I/O error
+        raise InputError(
+            f"cannot read corpus manifest: {exc.strerror or exc}", path=str(path)
+        ) from None
     try:
         data = json.loads(raw.decode("utf-8"))  # bytes would let lone surrogates through
     except (ValueError, UnicodeDecodeError) as exc:
@@ -124,6 +139,9 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
     if not isinstance(data, dict):
         raise InputError("corpus manifest must be a JSON object", path=str(path))
     sessions = []
+    # Names become output paths (replays/<corpus>/<name>.jsonl.gz ...): two entries with one
+    # name (case folded, as some file systems do) would overwrite each other's outputs.
+    names: dict[str, int] = {}
     for index, item in enumerate(_require(data, "sessions", list, path)):
         if not isinstance(item, dict):
             raise InputError(
@@ -138,12 +156,26 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
         if not isinstance(name, str):
             name = _require(item, "name", str, path)
         _contained(f"sessions[{index}].name", name, path)
+        folded = name.casefold()
+        if folded in names:
+            raise InputError(
+                f"two sessions have one name: sessions[{names[folded]}] and sessions[{index}] "
+                "(their replays, barriers and capsules would overwrite each other)",
+                path=str(path),
+                field=f"sessions[{index}].name",
+                value=name,
+                has_value=True,
+                expected="a distinct name per session",
+            )
+        names[folded] = index
         session_path = root / file
         expected = _require(item, "sha256", str, path)
         if verify:
             if not _is_file(session_path):
                 raise InputError(
-                    "corpus session file is missing",
+                    "corpus session is a directory, not a file"
+                    if _is_dir(session_path)
+                    else "corpus session file is missing",
                     path=str(session_path),
                     field=f"sessions[{index}].file",
                     value=file,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
+from soba_bench.secrets_scan import scrub_value
 from soba_bench.session.jsonl import atomic_write_bytes
 
 SCHEMA_VERSION = 1
@@ -148,6 +149,18 @@ class GroundTruth:
     def of_kind(self, *kinds: str) -> list[Fact]:
         return [f for f in self.facts if f.kind in kinds]
 
+    def to_document(self) -> dict[str, Any]:
+        """What a truth file holds: :meth:`to_dict` with credentials replaced by typed markers
+        (a goal fact quotes the first user message verbatim). Facts of kind ``secret`` keep
+        their text: they are the generator's own fake values, and scoring needs them to
+        detect a capsule that leaks them."""
+        return {
+            key: [f if f["kind"] == "secret" else scrub_value(f) for f in value]
+            if key == "facts"
+            else scrub_value(value)
+            for key, value in self.to_dict().items()
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schemaVersion": self.schema_version,
@@ -266,7 +279,7 @@ def truth_path(session_path: str | Path) -> Path:
 
 
 def write_truth(truth: GroundTruth, path: str | Path) -> None:
-    payload = json.dumps(truth.to_dict(), ensure_ascii=False, indent=1) + "\n"
+    payload = json.dumps(truth.to_document(), ensure_ascii=False, indent=1) + "\n"
     atomic_write_bytes(path, payload.encode("utf-8"))
 
 
@@ -281,6 +294,10 @@ def read_truth(path: str | Path) -> GroundTruth:
     except RecursionError:
         raise InputError(
             "ground-truth file is not valid JSON (nested too deeply)", path=str(p)
+        ) from None
+    except OSError as exc:  # permission denied, a folder where the file should be
+        raise InputError(
+            f"cannot read ground-truth file: {exc.strerror or exc}", path=str(p)
         ) from None
     if not isinstance(data, dict):
         raise InputError("ground-truth file must be a JSON object", path=str(p))

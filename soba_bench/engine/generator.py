@@ -17,6 +17,7 @@ from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.engine.validator import ValidationResult, validate_draft
 from soba_bench.engine.variants import EngineVariant
 from soba_bench.errors import HarnessFault
+from soba_bench.secrets_scan import scrub_value
 from soba_bench.session.capsule_text import capsule_input_items
 
 log = logging.getLogger("soba_bench.engine.generator")
@@ -72,6 +73,11 @@ class CapsuleGenerator:
         self, strategy: Strategy, gen: GenerationInput, ctx, branch, blocking, kept_tokens
     ) -> tuple[Draft, ValidationResult]:
         draft = strategy.generate(gen, ctx, self.variant)
+        if self.variant.extended_redaction:  # before measuring: the markers cost tokens too
+            draft.portableState = scrub_value(draft.portableState)
+            draft.artifacts = scrub_value(draft.artifacts)
+            if draft.nativeContinuation is not None:
+                draft.nativeContinuation = scrub_value(draft.nativeContinuation)
         measure(draft, gen, self.meter, kept_tokens)
         validation = validate_draft(
             draft,

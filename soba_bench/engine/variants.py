@@ -18,6 +18,9 @@ class EngineVariant:
     # Blocker saturation fix: SOBA keeps the 10 *oldest* blockers, while the validator
     # demands the 3 newest failures; after 10 failures every compaction fails lost_blocker.
     newest_blockers_first: bool = False
+    # Capsules through the harness's extended secret scanner (AWS keys, cloud tokens, JWTs,
+    # private keys...) after the strategy writes them; SOBA's sanitizer has no such rules.
+    extended_redaction: bool = False
 
 
 VARIANTS: Registry[EngineVariant] = Registry("engine variant")
@@ -32,6 +35,17 @@ VARIANTS.add(
         "as shipped, but the deterministic capsule keeps the newest blockers first, so the "
         "blocker cap can no longer deadlock compaction (lost_blocker)",
         newest_blockers_first=True,
+    ),
+)
+
+VARIANTS.add(
+    "soba-0.6.14+extended-redaction",
+    EngineVariant(
+        "soba-0.6.14+extended-redaction",
+        "as shipped, but every capsule also goes through the harness's extended secret "
+        "scanner (AWS keys, GitHub/GitLab/Slack/Stripe/Google tokens, JWTs, private keys, "
+        "URL passwords, .env assignments, bearer headers) before it is validated",
+        extended_redaction=True,
     ),
 )
 

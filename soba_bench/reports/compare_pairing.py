@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
-from soba_bench.reports.records import find_records
+from soba_bench.runs import find_records
 
 _MISSING = "(unset)"
 

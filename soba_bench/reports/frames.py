@@ -17,8 +17,8 @@ from typing import Any
 import pandas as pd
 
 from soba_bench.engine.config import BOOL_KEYS, NUMBER_KEYS, TOP_LEVEL_KEYS
-from soba_bench.reports.records import FoundRecord, find_records, read_jsonl
 from soba_bench.reports.scores import empty_scores, read_scores
+from soba_bench.runs import FoundRecord, find_records, load_sessions, read_jsonl, read_parquet
 
 ENGINE_KEYS = (*TOP_LEVEL_KEYS, *BOOL_KEYS, *NUMBER_KEYS)
 # Job settings besides the engine keys that a sweep may vary.
@@ -60,64 +60,56 @@ class RunSet:
 
 
 def _job_row(found: FoundRecord) -> dict[str, Any]:
-    record = found.record
-    resolved = record.get("resolvedConfig") or {}
-    config = record.get("config") or {}
+    run = found.run
+    config, compaction = run.config, run.engine_compaction
     engine = {k: config.get(k) for k in TOP_LEVEL_KEYS}
-    engine.update({k: (config.get("compaction") or {}).get(k) for k in (*BOOL_KEYS, *NUMBER_KEYS)})
-    summarizer = record.get("summarizer") or {}
-    strategy = record.get("strategy") or (resolved.get("strategy") or {}).get("name")
-    job = record.get("job") or {}
-    timings = record.get("timings") or {}
-    totals = record.get("totals") or {}
+    engine.update({k: compaction.get(k) for k in (*BOOL_KEYS, *NUMBER_KEYS)})
+    strategy = run.strategy or (run.resolved_config.get("strategy") or {}).get("name")
     return {
-        "job_id": job.get("id") or record.get("runId"),
-        "job_key": record.get("jobKey"),
+        "job_id": run.job.id or run.run_id,
+        "job_key": run.job_key,
         "path": str(found.folder),
-        "status": record.get("status"),
+        "status": run.status,
         "reused": found.via is not None,
-        "sweep": job.get("sweep"),
+        "sweep": run.job.sweep,
         "strategy": strategy or NOT_RECORDED,
-        "variant": record.get("variant") or NOT_RECORDED,
+        "variant": run.variant or NOT_RECORDED,
         # A strategy without a summarizer records name null: "none", not "not recorded".
-        "summarizer": summarizer.get("name")
-        or ("none" if "summarizer" in record else NOT_RECORDED),
-        "prompt_id": summarizer.get("promptId"),
-        "meter": record.get("meter"),
-        "corpus": (record.get("corpus") or {}).get("name"),
-        "seed": record.get("seed"),
-        "scorers": ",".join((resolved.get("scorer") or {}).get("scorers") or []) or None,
+        "summarizer": run.summarizer_name or ("none" if "summarizer" in run.raw else NOT_RECORDED),
+        "prompt_id": run.prompt_id,
+        "meter": run.meter,
+        "corpus": run.corpus_name,
+        "seed": run.seed,
+        "scorers": ",".join(run.scorers) or None,
         **engine,
-        **{"wall_seconds" if k == "wallSeconds" else k: v for k, v in timings.items()},
-        **{f"total_{k}": v for k, v in totals.items()},
+        **{"wall_seconds" if k == "wallSeconds" else k: v for k, v in run.timings.items()},
+        **{f"total_{k}": v for k, v in run.totals.items()},
     }
 
 
 def _provenance_row(found: FoundRecord, job_id: str) -> dict[str, Any]:
-    record = found.record
-    package = record.get("package") or {}
-    corpora = record.get("corpora") or []
-    summarizer = record.get("summarizer") or {}
+    run = found.run
+    summarizer = run.summarizer
     return {
         "job_id": job_id,
         "path": str(found.folder),
         "reused_via": str(found.via) if found.via else None,
-        "run_id": record.get("runId"),
-        "created_at": record.get("createdAt"),
-        "package_version": package.get("version"),
-        "soba_version": package.get("sobaVersion"),
-        "git_revision": record.get("gitRevision"),
-        "python": record.get("python"),
-        "corpora": ", ".join(f"{c.get('name')}@{c.get('version')}" for c in corpora) or None,
-        "corpora_sha256": ", ".join(str(c.get("manifestSha256")) for c in corpora) or None,
-        "inputs_unchanged": record.get("inputsUnchanged"),
-        "seed": record.get("seed"),
-        "summarizer": summarizer.get("name"),
-        "prompt_id": summarizer.get("promptId"),
-        "summarizer_chain": ",".join(summarizer.get("chain") or []) or None,
+        "run_id": run.run_id,
+        "created_at": run.created_at,
+        "package_version": run.package.get("version"),
+        "soba_version": run.package.get("sobaVersion"),
+        "git_revision": run.git_revision,
+        "python": run.python,
+        "corpora": ", ".join(f"{c.name}@{c.version}" for c in run.corpora) or None,
+        "corpora_sha256": ", ".join(str(c.manifest_sha256) for c in run.corpora) or None,
+        "inputs_unchanged": run.inputs_unchanged,
+        "seed": run.seed,
+        "summarizer": run.summarizer_name,
+        "prompt_id": run.prompt_id,
+        "summarizer_chain": ",".join(run.summarizer_chain) or None,
         "summarizer_model": summarizer.get("model"),
         "summarizer_latency": str(summarizer["latency"]) if summarizer.get("latency") else None,
-        "job_key": record.get("jobKey"),
+        "job_key": run.job_key,
     }
 
 
@@ -138,8 +130,8 @@ def _from_barrier_logs(folder: Path, kind: str) -> pd.DataFrame | None:
 
 def _table(found: FoundRecord, job_id: str, name: str, notes: list[str]) -> pd.DataFrame | None:
     path = found.folder / "tables" / f"{name}.parquet"
-    if path.is_file():
-        frame = pd.read_parquet(path, engine="pyarrow")
+    if path.exists():
+        frame = read_parquet(path)
     else:
         frame = _from_barrier_logs(found.folder, name)
         if frame is None:
@@ -152,13 +144,15 @@ def _table(found: FoundRecord, job_id: str, name: str, notes: list[str]) -> pd.D
 
 def _sessions(found: FoundRecord, job_id: str, notes: list[str]) -> pd.DataFrame | None:
     path = found.folder / "sessions.jsonl"
-    if not path.is_file():
+    if not path.exists():
         notes.append(f"{job_id}: sessions not recorded (no sessions.jsonl)")
         return None
     rows = [
-        {k: v for k, v in row.items() if not isinstance(v, dict | list)} for row in read_jsonl(path)
+        {k: v for k, v in row.raw.items() if not isinstance(v, dict | list)}
+        for row in load_sessions(path)
     ]
-    frame = pd.DataFrame(rows)
+    # An empty sessions.jsonl (a corpus without sessions) still has the session column.
+    frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["session"])
     frame.insert(0, "job_id", job_id)
     return frame
 
@@ -185,9 +179,7 @@ def load_runs(path: str | Path) -> RunSet:
             seen_ids[job_id] = 1
         row["job_id"] = job_id
         if row["status"] != "complete":
-            failed.append(
-                {"job_id": job_id, "path": row["path"], "error": item.record.get("error")}
-            )
+            failed.append({"job_id": job_id, "path": row["path"], "error": item.run.error})
             continue
         jobs.append(row)
         provenance.append(_provenance_row(item, job_id))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from soba_bench.errors import OutputError
 from soba_bench.reports.frames import RunSet, load_runs
 from soba_bench.reports.html import render_html
 from soba_bench.reports.markdown import render_markdown
 from soba_bench.reports.sections import FigureItem, build_sections
+from soba_bench.secrets_scan import scrub_text
 from soba_bench.session.jsonl import atomic_write_bytes
 
 log = logging.getLogger("soba_bench.reports.report")
@@ -41,11 +43,16 @@ def write_runset_report(runset: RunSet, out: Path) -> Path:
     ]
     for item in figures:
         atomic_write_bytes(out / FIGURE_DIR / f"{item.name}.png", item.png)
-    atomic_write_bytes(out / "report.md", render_markdown(title, sections, FIGURE_DIR).encode())
-    atomic_write_bytes(out / "report.html", render_html(title, sections).encode())
+    # Names and notes come from run records: credentials in them become typed markers.
+    markdown = scrub_text(render_markdown(title, sections, FIGURE_DIR))
+    atomic_write_bytes(out / "report.md", markdown.encode())
+    atomic_write_bytes(out / "report.html", scrub_text(render_html(title, sections)).encode())
     current = {f"{item.name}.png" for item in figures}
     for old in (out / FIGURE_DIR).glob("*.png"):
         if old.name not in current:  # a figure of an earlier report of other runs
-            old.unlink()
+            try:
+                old.unlink()
+            except OSError as exc:
+                raise OutputError(str(old), exc.strerror or str(exc)) from None
     log.info("report: %d jobs, %d figures in %s", len(runset.jobs), len(figures), out)
     return out

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from soba_bench.reports.records import read_jsonl
+from soba_bench.runs.tables import check_row, load_table
 from soba_bench.scoring.retention import NOISE_KINDS
 
 SCORE_COLUMNS = (
@@ -65,6 +65,46 @@ OUTCOME_METRICS = {
 }
 RETENTION_ROW_METRICS = ("recall", "precision", "staleness")
 RETENTION_SESSION_METRICS = ("recall", "staleness", "leaks", "hallucinatedPaths")
+# What this module reads from each table, by JSON kind (checked when the table is loaded).
+_WHERE = {"session": "string!", "strategy": "string", "view": "string", "kind": "string"}
+TABLE_FIELDS = {
+    "availability": {"session": "string!", "strategy": "string", "availability": "number"},
+    "outcomes": {
+        "session": "string!",
+        "strategy": "string",
+        **dict.fromkeys(OUTCOME_METRICS, "number"),
+    },
+    "rows": {**_WHERE, "generation": "label", **dict.fromkeys(RETENTION_ROW_METRICS, "number")},
+    "sessions": {
+        **_WHERE,
+        "moment": "string",
+        **dict.fromkeys(RETENTION_SESSION_METRICS, "number"),
+    },
+    "quality": {
+        **_WHERE,
+        "score": "number",
+        "passed": "boolean",
+        "dimensions": "records",
+        "dimensions.name": "string",
+        "dimensions.score": "number",
+    },
+    "findings": {"session": "string!", "detector": "string!"},
+    "drift": {"session": "string!", "age": "label", "survival": "number"},
+}
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    return load_table(path, TABLE_FIELDS[path.name.removesuffix(".jsonl")])
+
+
+def _read_availability(path: Path) -> list[dict[str, Any]]:
+    """availability.jsonl rows; its per-kind columns (``availability.<kind>``) vary with the
+    truth, so they are checked here (a dot would read as a nested field to check_row)."""
+    rows = _read(path)
+    for number, row in enumerate(rows, 1):
+        kinds = {k.replace(".", ":"): v for k, v in row.items() if k.startswith("availability.")}
+        check_row(kinds, dict.fromkeys(kinds, "number"), path, number)
+    return rows
 
 
 def empty_scores() -> pd.DataFrame:
@@ -93,7 +133,7 @@ def _retention(scores_dir: Path) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     rows_path = scores_dir / "rows.jsonl"
     if rows_path.is_file():
-        for row in read_jsonl(rows_path):
+        for row in _read(rows_path):
             base = {
                 "session": row.get("session"),
                 "scorer": "retention",
@@ -106,7 +146,7 @@ def _retention(scores_dir: Path) -> list[dict[str, Any]]:
                 out.append({**base, "metric": metric, "value": row.get(metric)})
     sessions_path = scores_dir / "sessions.jsonl"
     if sessions_path.is_file():
-        for row in read_jsonl(sessions_path):
+        for row in _read(sessions_path):
             if row.get("view") == "soba_quality":
                 continue  # read from quality.jsonl, with its dimensions
             base = {
@@ -127,7 +167,7 @@ def _quality(scores_dir: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     out: list[dict[str, Any]] = []
-    for row in read_jsonl(path):
+    for row in _read(path):
         base = {
             "session": row.get("session"),
             "scorer": "soba_quality",
@@ -154,7 +194,7 @@ def _failure_modes(
     path = scores_dir / "findings.jsonl"
     counts: dict[tuple[str, str], int] = {}
     if path.is_file():
-        for row in read_jsonl(path):
+        for row in _read(path):
             key = (row.get("session"), row.get("detector"))
             counts[key] = counts.get(key, 0) + 1
     names = sorted(set(detectors) | {d for _, d in counts})
@@ -190,7 +230,7 @@ def _drift(scores_dir: Path) -> list[dict[str, Any]]:
             "metric": "survival",
             "value": row.get("survival"),
         }
-        for row in read_jsonl(path)
+        for row in _read(path)
     ]
 
 
@@ -200,7 +240,7 @@ def _availability(scores_dir: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     out: list[dict[str, Any]] = []
-    for row in read_jsonl(path):
+    for row in _read_availability(path):
         base = {
             "session": row.get("session"),
             "scorer": "availability",
@@ -221,7 +261,7 @@ def _outcomes(scores_dir: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     out: list[dict[str, Any]] = []
-    for row in read_jsonl(path):
+    for row in _read(path):
         base = {
             "session": row.get("session"),
             "scorer": "outcomes",

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
-from soba_bench.replay.compare import read_jsonl
+from soba_bench.runs.files import read_jsonl
+from soba_bench.runs.layout import RunLayout, write_jsonl
 from soba_bench.scoring.aggregate import (
     availability_summary,
     corpus_table,
@@ -19,7 +20,6 @@ from soba_bench.scoring.aggregate import (
 from soba_bench.scoring.probes import probe_corpus_table, probe_session_table
 from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
 from soba_bench.session import read_session
-from soba_bench.sweep.store import RunLayout, write_jsonl
 
 
 def truth_for(session_file: Path) -> GroundTruth | None:
@@ -77,10 +77,10 @@ def score_run(
     record = layout.read_record()
     all_scores = []
     for row in layout.read_sessions():
-        name = row["session"]
+        name = row.session
         replayed = read_session(layout.replay(name)).active_branch
-        barriers = read_jsonl(layout.barriers(name))
-        source = Path(row["corpusRoot"]) / row["file"] if row.get("file") else None
+        barriers = read_jsonl(layout.barriers(name), "barrier log")
+        source = row.source
         truth = truth_for(source) if source is not None else None
         all_scores.append(score_replay(name, replayed, truth, config, barriers))
-    return write_scores(layout, all_scores, record.get("seed", 0), scores_dir)
+    return write_scores(layout, all_scores, record.seed or 0, scores_dir)

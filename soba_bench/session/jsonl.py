@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from soba_bench.errors import InputError
+from soba_bench.errors import InputError, OutputError, json_error_text
 from soba_bench.jscompat import js_json_parse
 from soba_bench.session import entries as E
 from soba_bench.session import schema
@@ -75,7 +75,7 @@ def parse_lines(
         except json.JSONDecodeError as exc:
             bad(
                 lineno,
-                f"not valid JSON ({exc.msg} at column {exc.colno}); the line may be truncated",
+                f"not valid JSON ({json_error_text(exc)}); the line may be truncated",
                 expected="one JSON object per line",
             )
             continue
@@ -198,9 +198,12 @@ _TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
     """Write ``payload`` to ``path`` via a temporary file in the same folder and a rename."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    prefix = f".{target.name}.{os.getpid()}-"
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        prefix = f".{target.name}.{os.getpid()}-"
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # read-only folder, permission denied, a file where a folder goes
+        raise OutputError(str(target), exc.strerror or str(exc)) from None
     try:
         os.fchmod(fd, _file_mode(target))  # mkstemp's 0600 would survive the rename
         with os.fdopen(fd, "wb") as fh:
@@ -208,6 +211,9 @@ def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
+    except OSError as exc:  # disk full (ENOSPC), quota, a folder in the way
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(str(target), exc.strerror or str(exc)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

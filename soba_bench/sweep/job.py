@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from soba_bench.errors import SobaBenchError
+from soba_bench.errors import OutputError, SobaBenchError
 from soba_bench.meter import CachedMeter, share_counts
 from soba_bench.replay.output import replayed_session_lines
+from soba_bench.runs.layout import RunLayout, write_json, write_jsonl
 from soba_bench.scoring.portable import sanitize_value
 from soba_bench.scoring.runner import truth_for, write_scores
 from soba_bench.scoring.session import score_replay
@@ -32,7 +33,7 @@ from soba_bench.sweep.inputs import check_unchanged, hash_inputs
 from soba_bench.sweep.jobspec import JobSpec
 from soba_bench.sweep.progress import job_bar, mark_done
 from soba_bench.sweep.record import base_record
-from soba_bench.sweep.store import JobIndex, RunLayout, write_json, write_jsonl
+from soba_bench.sweep.store import JobIndex
 from soba_bench.sweep.tables import write_parquet
 
 log = logging.getLogger("soba_bench.sweep.job")
@@ -88,9 +89,12 @@ def run_job(config: dict[str, Any], ctx: JobContext) -> JobOutcome:
     failure is recorded in run.json (status ``failed``, ``error``) and returned."""
     started = time.perf_counter()
     layout = RunLayout(ctx.out_dir)
-    layout.root.mkdir(parents=True, exist_ok=True)
     spec: JobSpec | None = None
     try:
+        try:
+            layout.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(str(layout.root), exc.strerror or str(exc)) from None
         spec = JobSpec.from_config(config)
         key = spec.key
         # Temp files of writes a kill cut short (pid gone): in this job's folder, and in the
@@ -122,7 +126,10 @@ def run_job(config: dict[str, Any], ctx: JobContext) -> JobOutcome:
             resolvedConfig=config,
             timings={"wallSeconds": round(time.perf_counter() - started, 3)},
         )
-        write_json(layout.record, record)
+        try:
+            write_json(layout.record, record)
+        except OutputError as write_error:  # read-only folder, full disk: say so, go on
+            record["error"] = f"{error}; {write_error}"
         if not expected:
             log.error("job %s failed:\n%s", ctx.job_id, record["traceback"])
         code = exc.exit_code if expected else 1
@@ -148,18 +155,21 @@ def _job_info(ctx: JobContext) -> dict[str, Any]:
 
 def _reuse(spec: JobSpec, key: str, layout: RunLayout, ctx: JobContext) -> JobOutcome | None:
     """A complete record of this job key: in this folder, or indexed under the results root."""
-    record = layout.complete_record(key)
-    if record is not None:
+    found = layout.complete_record(key)
+    if found is not None:
         if ctx.index_root is not None:  # a kill may have come between run.json and the index
             JobIndex(ctx.index_root).add(key, layout.root)
-        line = console.job_line(ctx.job_id, "reused", record, "already complete")
-        return JobOutcome("reused", ctx.job_id, layout.root, record, line=line)
+        line = console.job_line(ctx.job_id, "reused", found.raw, "already complete")
+        return JobOutcome("reused", ctx.job_id, layout.root, found.raw, line=line)
     if ctx.index_root is None:
         return None
     folder = JobIndex(ctx.index_root).lookup(key)
     if folder is None or folder.resolve() == layout.root.resolve():
         return None
-    record = RunLayout(folder).complete_record(key)
+    found = RunLayout(folder).complete_record(key)
+    if found is None:  # removed or damaged since the index was read
+        return None
+    record = found.raw
     write_json(
         layout.reused,
         {"status": "reused", "jobKey": key, "record": str(folder.resolve() / "run.json")},
@@ -205,6 +215,8 @@ def _execute(
     for note in engine.adaptations():  # once per job: SOBA itself adapts silently
         print(f"soba-bench run: warning: {note}", file=sys.stderr)
     total = sum(len(c.sessions) for c in spec.corpora)
+    # Two sessions mapping to one output file would overwrite each other: refuse up front.
+    layout.output_paths([f"{c.name}/{item.name}" for c in spec.corpora for item in c.sessions])
     if ctx.tables:
         names = ", ".join(f"{c.name} ({len(c.sessions)} sessions)" for c in spec.corpora)
         print(
@@ -237,11 +249,13 @@ def _execute(
             rows.append(row)
             if ctx.tables:
                 bar.write(console.format_row(row), file=None)
-            write_jsonl(layout.replay(name), replayed_session_lines(session, trace))
+            write_jsonl(layout.replay(name), replayed_session_lines(session, trace), raw=True)
             checks = trace.check_lines()
             write_jsonl(layout.barriers(name), checks)
             # Exported capsules get SOBA's sanitizer (replays/ keep the raw record for scoring).
-            write_jsonl(layout.capsules(name), [sanitize_value(c) for c in trace.capsules])
+            write_jsonl(
+                layout.capsules(name), [sanitize_value(c) for c in trace.capsules], raw=True
+            )
             where = {**columns, "corpus": corpus.name, "session": name}
             barriers += [{**where, **b.to_line()} for b in trace.barriers]
             attempts += [{**where, **a} for a in trace.attempts]

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench import SOBA_VERSION, __version__
-
-RECORD_SCHEMA_VERSION = 2  # 2: status complete|failed, error, jobKey, job, caches
+from soba_bench.runs.record import RECORD_SCHEMA_VERSION  # the readers check it
 
 
 def git_revision(path: Path | None = None) -> str | None:
@@ -37,6 +36,7 @@ def git_revision(path: Path | None = None) -> str | None:
 
 
 def base_record(run_id: str, **fields: Any) -> dict[str, Any]:
+    """The provenance fields every run.json starts with (read back as RunRecord)."""
     return {
         "schemaVersion": RECORD_SCHEMA_VERSION,
         "runId": run_id,

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from soba_bench.secrets_scan import scrub_value
 from soba_bench.session.jsonl import atomic_write_bytes
 
 
@@ -27,6 +28,7 @@ def write_parquet(path: Path, rows: list[dict[str, Any]]) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    rows = [scrub_value(row) for row in rows]  # credentials as typed markers
     names: dict[str, None] = {}
     for row in rows:
         names.update(dict.fromkeys(row))

@@ -21,8 +21,6 @@ Means are over the sessions where a metric applies (None elsewhere); counts are 
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +28,8 @@ from typing import Any
 
 from soba_bench.errors import InputError
 from soba_bench.registry import Registry
+from soba_bench.runs import RunLayout, read_jsonl
 from soba_bench.scoring.stats import bootstrap_ci
-from soba_bench.sweep.store import RunLayout
 
 COMPLETED = "completed"
 
@@ -72,12 +70,8 @@ SessionMetrics = dict[str, dict[str, float | None]]
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    if not path.is_file():
-        return []
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        raw = gzip.decompress(raw)
-    return [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
+    """A score table or barrier log of a job folder ([] when the job did not write it)."""
+    return read_jsonl(path) if path.exists() else []
 
 
 def _request_tokens(lines: list[dict[str, Any]]) -> tuple[float, float, int]:
@@ -147,10 +141,10 @@ def session_metrics(folder: Path) -> SessionMetrics:
         if row.get("detector") == "blocked_forever"
     }
     scored = bool(scores)
-    summarizer = (record.get("summarizer") or {}).get("name")
+    summarizer = record.summarizer_name
     out: SessionMetrics = {}
     for row in layout.read_sessions():
-        name = row["session"]
+        name = row.session
         lines = _read_jsonl(layout.barriers(name))
         attempts = [x for x in lines if x.get("kind") == "attempt"]
         completed = [x for x in attempts if x.get("outcome") == COMPLETED]
@@ -167,7 +161,7 @@ def session_metrics(folder: Path) -> SessionMetrics:
             "capsule_retention": views.get(("capsule", "capsules")),
             "soba_quality": _mean([float(c["score"]) for c in caps]),
             "soba_quality_pass_rate": _mean([1.0 if c["passed"] else 0.0 for c in caps]),
-            "refused": float(row.get("blocked", 0)),
+            "refused": float(row.counts.get("blocked", 0)),
             "overflows": float(overflows),
             "blocked_forever": (1.0 if name in stuck else 0.0) if scored else None,
             "degraded_rate": _fallback_rate(completed, summarizer),

@@ -21,6 +21,7 @@ from typing import Any
 from soba_bench.corpora.manifest import load_corpus
 from soba_bench.engine.config import DEFAULT_COMPACTION
 from soba_bench.errors import InputError
+from soba_bench.secrets_scan import scrub_text
 from soba_bench.session.jsonl import atomic_write_bytes
 from soba_bench.sweep.jobspec import resolve_path
 from soba_bench.sweep.store import write_json
@@ -77,7 +78,7 @@ def write_trials(folder: Path, rows: list[dict[str, Any]]) -> None:
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    atomic_write_bytes(folder / "trials.csv", buffer.getvalue().encode("utf-8"))
+    atomic_write_bytes(folder / "trials.csv", scrub_text(buffer.getvalue()).encode("utf-8"))
     write_parquet(folder / "trials.parquet", rows)
 
 
@@ -163,5 +164,5 @@ def run_tune(
         wall_seconds=time.perf_counter() - started,
     )
     recommend.write_recommendation(out, document)
-    atomic_write_bytes(out / "tune.md", report.render(document).encode("utf-8"))
+    atomic_write_bytes(out / "tune.md", scrub_text(report.render(document)).encode("utf-8"))
     return TuneResult(out, document, tuple(trials))

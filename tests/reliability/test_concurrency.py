@@ -36,7 +36,13 @@ def _writer(root: str, worker: int, start) -> None:
         folder = root_path / "results" / f"job-{i % 5}"
         write_json(
             folder / "run.json",
-            {"status": "complete", "jobKey": f"key-{i % 5}", "by": worker, "pad": "x" * 4000},
+            {
+                "schemaVersion": 2,
+                "status": "complete",
+                "jobKey": f"key-{i % 5}",
+                "by": worker,
+                "pad": "x" * 4000,
+            },
         )
         index.add(f"key-{i % 5}", folder)
         write_json(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from soba_bench.corpora.importers.base import IssueLog, SourceFile
-from soba_bench.errors import InputError
+from soba_bench.errors import InputError, json_error_text
 from soba_bench.jscompat import js_json_parse
 
 
@@ -87,7 +87,7 @@ def parse_json_text(text: str, where: Where) -> Any:
     except json.JSONDecodeError as exc:
         line = where.line if where.line is not None else exc.lineno
         raise InputError(
-            f"not valid JSON ({exc.msg} at column {exc.colno}); the file may be truncated",
+            f"not valid JSON ({json_error_text(exc)}); the file may be truncated",
             path=where.path,
             line=line,
             expected="valid JSON",

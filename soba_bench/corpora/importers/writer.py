@@ -62,7 +62,7 @@ def json_bytes(data: Any) -> bytes:
 
 
 def truth_bytes(truth: GroundTruth) -> bytes:
-    return json_bytes(truth.to_dict())
+    return json_bytes(truth.to_document())
 
 
 def render(result: ImportResult) -> list[tuple[str, str, bytes, bytes, ImportedSession]]:

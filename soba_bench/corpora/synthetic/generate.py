@@ -221,7 +221,9 @@ def generate_corpus(
         payload = encode_jsonl(e.data for e in session.lines)
         atomic_write_bytes(out / rel, gzip_bytes(payload))
         truth_file = truth_path(out / rel)
-        truth_bytes = (json.dumps(truth.to_dict(), ensure_ascii=False, indent=1) + "\n").encode()
+        truth_bytes = (
+            json.dumps(truth.to_document(), ensure_ascii=False, indent=1) + "\n"
+        ).encode()
         atomic_write_bytes(truth_file, truth_bytes)
         files.append(rel)
         extra.append(

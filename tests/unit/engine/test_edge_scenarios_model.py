@@ -371,9 +371,15 @@ def _saturated_engine(variant: str) -> Engine:
 
 
 def test_variants_registry() -> None:
-    assert VARIANTS.names() == ["soba-0.6.14", "soba-0.6.14+newest-blockers"]
+    assert VARIANTS.names() == [
+        "soba-0.6.14",
+        "soba-0.6.14+extended-redaction",
+        "soba-0.6.14+newest-blockers",
+    ]
     assert get_variant().name == DEFAULT_VARIANT == "soba-0.6.14"
     assert get_variant().newest_blockers_first is False
+    assert get_variant().extended_redaction is False  # SOBA's own sanitizer rules only
+    assert get_variant("soba-0.6.14+extended-redaction").extended_redaction is True
     assert get_variant("soba-0.6.14+newest-blockers").newest_blockers_first is True
 
 

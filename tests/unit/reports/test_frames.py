@@ -215,7 +215,9 @@ def test_failed_jobs_are_listed_apart(runs, tmp_path):
     shutil.copytree(runs.single, copy / "ok")
     (copy / "bad").mkdir()
     (copy / "bad" / "run.json").write_text(
-        json.dumps({"status": "failed", "error": "boom", "job": {"id": "bad-job"}})
+        json.dumps(
+            {"schemaVersion": 2, "status": "failed", "error": "boom", "job": {"id": "bad-job"}}
+        )
     )
     rs = load_runs(copy)
     assert list(rs.failed["job_id"]) == ["bad-job"] and list(rs.failed["error"]) == ["boom"]

@@ -87,7 +87,7 @@ def test_an_unfinished_folder_is_redone_from_scratch(tmp_path):
     assert outcome.status == "complete"
     assert not (folder / "replays" / "synthetic-small" / "stale.jsonl.gz").exists()
     rows = RunLayout(folder).read_sessions()
-    assert [r["session"] for r in rows] == [f"synthetic-small/synthetic-s7-00{i}" for i in range(3)]
+    assert [r.session for r in rows] == [f"synthetic-small/synthetic-s7-00{i}" for i in range(3)]
     assert outcome.record["totals"] == reference["totals"]
 
 
