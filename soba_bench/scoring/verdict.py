@@ -465,6 +465,8 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
     read = {normalize_path(p) for p in context.read}
     wants_modified = claim.kind == "file_modified"
     same, other = (modified, read) if wants_modified else (read, modified)
+    if claim.kind == "file_renamed":
+        same, other = modified | read, set()  # a rename is a move: either list keeps it
     if path in same:
         return Verdict(ENTAILED, "listed", path)
     edited = mentioned = False

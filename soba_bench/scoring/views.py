@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soba_bench.meter.soba import item_text
+from soba_bench.scoring.context import Context
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig, TextIndex, normalize_path
 from soba_bench.session.capsule_text import capsule_text
 
@@ -30,6 +31,15 @@ class View:
     verification_status: str | None = None
     skills: set[str] = field(default_factory=set)
     tokens: int | None = None
+    texts: tuple[str, ...] = ()  # what the model sees, one text per item (capsule text first)
+    _context: Context | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def context(self) -> Context:
+        """The texts parsed into capsule sections and history (built once, on first use)."""
+        if self._context is None:
+            self._context = Context.from_texts(self.texts)
+        return self._context
 
     @property
     def artifact_paths(self) -> set[str]:
@@ -70,6 +80,7 @@ def capsule_view(capsule: dict[str, Any], config: MatchConfig = DEFAULT_MATCH) -
         commands=[c for c in artifacts.get("verificationCommands") or [] if isinstance(c, str)],
         verification_status=artifacts.get("verificationStatus"),
         skills={s.get("name") for s in capsule.get("activatedSkills") or [] if isinstance(s, dict)},
+        texts=(text,),
     )
 
 
@@ -98,4 +109,5 @@ def input_view(
         verification_status=base.verification_status if base else None,
         skills=(base.skills if base else set()) | set(skills),
         tokens=tokens,
+        texts=tuple(texts),
     )

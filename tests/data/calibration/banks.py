@@ -254,8 +254,141 @@ DEV_FILES = (
 
 # ---------------------------------------------------------------------------------------------
 # Held-out bank: written after the matcher was frozen (see README.md); never used to tune it.
-HELDOUT_PROSE = ()
-HELDOUT_BLOCKERS = ()
-HELDOUT_COMMANDS = ()
-HELDOUT_SUPERSEDED = ()
-HELDOUT_FILES = ()
+HELDOUT_PROSE = (
+    dict(
+        kind="goal",
+        fact="Add structured logging with request ids to the auth middleware",
+        para=(
+            "Make the auth middleware emit structured logs that carry the request id",
+            "Structured, request-id-tagged logging for the auth middleware",
+        ),
+        neg="Do not add structured logging with request ids to the auth middleware",
+        wrong="Add structured logging with request ids to the job queue",
+    ),
+    dict(
+        kind="goal",
+        fact="Make the search indexer configurable per tenant",
+        para=(
+            "Let each tenant configure the search indexer separately",
+            "Per-tenant configuration for the search indexer",
+        ),
+        neg="The search indexer will not be made configurable per tenant",
+        wrong="Make the billing webhooks configurable per tenant",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only use the built-in node:crypto module for hashing",
+        para=(
+            "Hashing must go through the built-in node:crypto module and nothing else",
+            "For hashes, stick to node:crypto, which is built in",
+        ),
+        neg="Do not use the built-in node:crypto module for hashing",
+        wrong="Only use the built-in node:zlib module for compression",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep every function under 60 lines",
+        para=(
+            "No function may be longer than 60 lines",
+            "Functions have to stay below 60 lines each",
+        ),
+        neg="Functions may be longer than 60 lines",
+        wrong="Keep every file under 600 lines",
+    ),
+    dict(
+        kind="decision",
+        fact="validate webhook payloads with a hand-written schema in src/billing/schema.ts",
+        para=(
+            "webhook payloads are checked by a hand-written schema kept in src/billing/schema.ts",
+            "a hand-written schema in src/billing/schema.ts validates the webhook payloads",
+        ),
+        neg="do not validate webhook payloads with a hand-written schema in src/billing/schema.ts",
+        wrong="validate search queries with a hand-written schema in src/search/schema.ts",
+    ),
+    dict(
+        kind="decision",
+        fact="serialize cursor snapshots as JSON lines instead of one big array",
+        para=(
+            "cursor snapshots are written as JSON lines rather than a single large array",
+            "write cursor snapshots one JSON object per line, not as one big array",
+        ),
+        neg="cursor snapshots will not be serialized as JSON lines",
+        wrong="serialize metric snapshots as JSON lines instead of one big array",
+        swap="serialize cursor snapshots as one big array instead of JSON lines",
+    ),
+    dict(
+        kind="next_step",
+        fact="rename queueOptions to QueueSettings across src/jobs/",
+        para=(
+            "rename every queueOptions in src/jobs/ to QueueSettings",
+            "in src/jobs/, queueOptions becomes QueueSettings everywhere",
+        ),
+        neg="do not rename queueOptions to QueueSettings across src/jobs/",
+        wrong="rename cacheOptions to CacheSettings across src/cache/",
+    ),
+    dict(
+        kind="next_step",
+        fact="benchmark the HTTP router with 200 concurrent requests",
+        para=(
+            "run a benchmark of the HTTP router under 200 concurrent requests",
+            "load-test the HTTP router at 200 simultaneous requests",
+        ),
+        neg="skip benchmarking the HTTP router; 200 concurrent requests will not be tested",
+        wrong="benchmark the config loader with 200 concurrent requests",
+    ),
+)
+HELDOUT_BLOCKERS = (
+    (
+        "Error: oldText not found in src/auth/keys.ts (edit 17)",
+        "Error: oldText not found in src/auth/keys.ts (edit 71)",
+    ),
+    (
+        "error TS2345: Argument of type 'string' is not assignable to parameter of type "
+        "'number' (src/cache/policy.ts:33:18)",
+        "error TS2345: Argument of type 'string' is not assignable to parameter of type "
+        "'Date' (src/cache/policy.ts:33:18)",
+    ),
+    (
+        "FAIL tests/jobs.test.ts > retries a failed job: expected 1 to be 3",
+        "FAIL tests/jobs.test.ts > drops a failed job: expected 1 to be 0",
+    ),
+    (
+        "Error: Cannot find package 'zod' imported from src/config/schema.ts",
+        "Error: Cannot find package 'yaml' imported from src/config/loader.ts",
+    ),
+)
+HELDOUT_COMMANDS = (
+    ("npm test tests/jobs.test.ts", "npm test tests/job.test.ts"),
+    ("bun run typecheck", "bun run typecheck:strict"),
+    ("pnpm run build", "pnpm run build-storybook"),
+    ("npm test", "npm test -- --watch"),
+)
+HELDOUT_SUPERSEDED = (
+    dict(
+        old="cache tenant results in Redis for an hour",
+        new="cache tenant results in process memory for five minutes",
+        report="Replaced Redis caching of tenant results with a five-minute in-process cache",
+    ),
+    dict(
+        old="keep the lease lock keyed by request id",
+        new="key the lease lock by tenant id",
+        report="Superseded: keeping the lease lock keyed by request id (now keyed by tenant id)",
+    ),
+    dict(
+        old="put the new retry behaviour of the job queue behind a feature flag",
+        new="ship the new retry behaviour of the job queue without a flag",
+        report="Dropped the feature flag for the job queue's new retry behaviour",
+    ),
+    dict(
+        old="split the parser into a pure core and an I/O shell",
+        new="keep the parser in one module and test it through its public API",
+        report="Reverted the split of the parser into a pure core and an I/O shell",
+    ),
+)
+HELDOUT_FILES = (
+    ("src/auth/middleware.ts", "src/http/middleware.ts"),
+    ("src/jobs/scheduler.ts", "src/jobs/scheduler.spec.ts"),
+    ("src/search/analyzer.ts", "src/search/analyzers.ts"),
+    ("tests/jobs.test.ts", "tests/jobs.test.tsx"),
+    ("src/config/env.ts", "src/config/.env"),
+)

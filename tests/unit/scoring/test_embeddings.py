@@ -47,7 +47,7 @@ def test_the_embedding_matcher_accepts_paraphrases_that_fuzzy_matching_misses():
 
 
 def test_unknown_prose_matcher_lists_the_valid_ones():
-    with pytest.raises(UnknownNameError, match="valid names: fuzzy, embedding"):
+    with pytest.raises(UnknownNameError, match="valid names: embedding, fuzzy, verdict"):
         MatchConfig(prose_matcher="cosine")
 
 
