@@ -25,7 +25,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from soba_bench.scoring.context import CURRENT, Context, Statement
-from soba_bench.scoring.match import normalize_command, normalize_path
+from soba_bench.scoring.match import PATH_TOKEN, normalize_command, normalize_path
 
 ENTAILED, CONTRADICTED, ABSENT = "entailed", "contradicted", "absent"
 LABELS = (ENTAILED, CONTRADICTED, ABSENT)
@@ -440,23 +440,14 @@ _FAILED = re.compile(r"\b(fail(s|ed|ing)?|error|red)\b|\bFAIL\b|exit status [1-9
 _EDIT_CALL = re.compile(r"^(edit|write|multi_edit|apply_patch)\b|^(Edit applied|Wrote|Created)\b")
 
 
+@lru_cache(maxsize=65536)
+def _paths_of(text: str) -> frozenset[str]:
+    """Every path-like run of a text, normalised (so "./src/a.ts," is "src/a.ts")."""
+    return frozenset(normalize_path(w.rstrip(".,:;)`'\"")) for w in PATH_TOKEN.findall(text))
+
+
 def _path_in(path: str, text: str) -> bool:
-    for match in re.finditer(re.escape(path), text):
-        before = text[match.start() - 1] if match.start() else " "
-        after = text[match.end()] if match.end() < len(text) else " "
-        if (
-            before not in "\\/.\\w-"
-            and not before.isalnum()
-            and (
-                not after.isalnum()
-                and after not in "/_-"
-                and not (
-                    after == "." and match.end() + 1 < len(text) and text[match.end() + 1].isalnum()
-                )
-            )
-        ):
-            return True
-    return False
+    return path in _paths_of(text)
 
 
 def judge_file(claim: Claim, context: Context) -> Verdict:
