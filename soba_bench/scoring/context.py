@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from soba_bench.session.capsule_text import CAPSULE_TITLE
 
@@ -32,6 +33,10 @@ SECTION_KEYS = {
 }
 # Sections that present their content as the current state of the work.
 CURRENT = ("goal", "constraints", "inProgress", "pending", "decisions", "blockers", "nextSteps")
+# Where one line holds several statements: sentence ends, and the separators of JSON that a
+# tool output or a checkpoint record prints on one line. A fact is judged against one statement,
+# so a negation or a "Fixed:" elsewhere on the line does not leak into it.
+_SPLIT = re.compile(r'(?<=[.!?])\s+(?=[A-Z`"\'(])|"\s*[,:]\s*"|[\[\]{}]')
 _ARTIFACT = re.compile(
     r"^(Verification status|Modified|Read|Verification command|Checkpoint): (.*)$"
 )
@@ -50,13 +55,15 @@ class Statement:
 class Context:
     """The parsed texts: statements in reading order plus the capsule's artifact lists."""
 
-    statements: list[Statement] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)  # sentences, in reading order
+    lines: list[Statement] = field(default_factory=list)  # whole lines (errors, paths)
     read: list[str] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
     status: str | None = None  # the capsule's verificationStatus (None: no capsule)
     history: list[str] = field(default_factory=list)  # non-capsule texts, whole, in order
     texts: list[str] = field(default_factory=list)  # every text, as given
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)  # matchers' derived data
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Context:
@@ -77,7 +84,12 @@ class Context:
         return context
 
     def _add(self, text: str, section: str) -> None:
-        self.statements.append(Statement(text, section, len(self.statements)))
+        self.lines.append(Statement(text, section, len(self.lines)))
+        parts = [text] if section == "goal" else _SPLIT.split(text)
+        for part in parts:
+            part = part.strip(' "')
+            if part:
+                self.statements.append(Statement(part, section, len(self.statements)))
 
     def _add_capsule(self, text: str) -> None:
         section = "preamble"

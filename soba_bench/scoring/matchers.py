@@ -60,7 +60,7 @@ class _WordsMatcher:
         index = TextIndex(context.texts, self.config)
         if claim.state == "stale" and claim.kind not in ("verification",):
             current = TextIndex(
-                [s.text for s in context.statements if s.section in CURRENT], self.config
+                [s.text for s in context.lines if s.section in CURRENT], self.config
             )
             if current.has_prose(claim.text):
                 return Verdict(CONTRADICTED, "words in a current section")

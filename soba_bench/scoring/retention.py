@@ -113,7 +113,8 @@ def verdict(fact: Fact, view: View, stale: bool = False, result: str | None = No
     """Entailed, contradicted or absent, by the view's matcher. Skills and secrets are names
     and literals: present or absent, as before."""
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
-        return judge(claim_of(fact, stale, result), view.context)
+        context = view.capsule_context if stale else view.context
+        return judge(claim_of(fact, stale, result), context)
     found = _present_by_words(fact, view)
     return Verdict(ENTAILED if found else "absent", "words present" if found else "not found")
 

@@ -340,6 +340,7 @@ def parse(text: str) -> Parsed:
     )
 
 
+@lru_cache(maxsize=65536)
 def _weight(word: str) -> float:
     if _is_key(word):
         return 2.0
@@ -417,8 +418,11 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
     swap = _shuffled(fact, other)
     if swap is not None:
         return (CONTRADICTED, "roles swapped") if swap else (ABSENT, "words shuffled")
+    # Words in common, an antonym counting as one ("keep" / "change" speak of the same act).
+    shared = len(set(fact.content) & set(other.content)) + _antonym(fact, other)
     about = recall >= t.contradict or (precision >= t.contradict_precise and recall >= t.loose)
-    if not about:
+    if not about or shared < min(2, len(set(fact.content))):
+        # A statement that only names the fact's file (or one word of it) says nothing about it.
         return ABSENT, f"recall {recall:.2f}"
     if _antonym(fact, other) and fact.polarity == other.polarity:
         return CONTRADICTED, "antonym"
@@ -461,7 +465,7 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
     if path in same:
         return Verdict(ENTAILED, "listed", path)
     edited = mentioned = False
-    for statement in context.statements:
+    for statement in context.lines:
         if _path_in(path, statement.text):
             mentioned = True
             if _EDIT_CALL.search(statement.text):
@@ -500,15 +504,15 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
     for index, text in enumerate(context.history):
         if not _command_in(command, text):
             continue
-        # The result is on the command's own line, or in the output that follows it.
-        window = [text, *context.history[index + 1 : index + 2]]
+        # The result is in the command's own clause ("`npm test` passes; `npm run build`
+        # fails" holds two), or in the output that follows it.
+        clause = next(c for c in re.split(r"[;\n]", text) if _command_in(command, c))
+        window = [clause, *context.history[index + 1 : index + 2]]
         for part in window:
             failed, passed = bool(_FAILED.search(part)), bool(_PASSED.search(part))
             if failed != passed:
                 shown, evidence = ("failed" if failed else "passed"), part[:160]
                 break
-        else:
-            listed = True
         listed = True
     if shown is None or claim.result is None:
         if listed and claim.result is None:
@@ -527,7 +531,7 @@ def judge_blocker(claim: Claim, context: Context) -> Verdict:
     """A blocker's message is an exact string (an error); its state is its section."""
     state: str | None = None
     evidence = ""
-    for statement in context.statements:
+    for statement in context.lines:
         if not _message_in(claim.text, statement.text):
             continue
         resolved = bool(STALE_CUES.search(statement.text.replace(claim.text, " ")))
@@ -552,9 +556,9 @@ def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOL
     superseded decision) shown in a current section is contradicted; reported as replaced it is
     entailed."""
     decided: tuple[str, str, Statement] | None = None
-    for statement in context.statements:
+    for statement in _candidates(claim.text, context, t):
         label, rule = compare(claim.text, statement.text, t)
-        if STALE_CUES.search(statement.text) and _is_report(claim.text, statement.text, t):
+        if _has_stale_cue(statement.text) and _is_report(claim.text, statement.text, t):
             # The statement reports the fact as over (replaced, reverted, fixed...).
             label = ENTAILED if claim.state == "stale" else CONTRADICTED
             decided = (label, "reported as over", statement)
@@ -562,7 +566,7 @@ def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOL
         if label == ABSENT:
             continue
         if claim.state == "stale" and label == ENTAILED:
-            if statement.section in CURRENT or statement.section == "history":
+            if statement.section in CURRENT:
                 decided = (CONTRADICTED, "stale fact shown as current", statement)
             continue
         decided = (label, rule, statement)
@@ -570,6 +574,40 @@ def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOL
         return Verdict(ABSENT, "not found")
     label, rule, statement = decided
     return Verdict(label, rule, statement.text)
+
+
+@lru_cache(maxsize=65536)
+def _has_stale_cue(text: str) -> bool:
+    return STALE_CUES.search(text) is not None
+
+
+def _word_index(context: Context) -> dict[str, list[int]]:
+    """Content word -> indices of the statements that contain it (built once per context)."""
+    index = context.cache.get("verdict.words")
+    if index is None:
+        index = {}
+        for i, statement in enumerate(context.statements):
+            for word in set(parse(statement.text).content):
+                index.setdefault(word, []).append(i)
+        context.cache["verdict.words"] = index
+    return index
+
+
+def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Statement]:
+    """The statements that share enough of the fact's weighted words for any rule to fire
+    (every rule needs a recall of at least the lowest threshold), in reading order. Only a
+    speed-up: the others would all be judged absent."""
+    words = set(parse(fact_text).content)
+    total = sum(_weight(w) for w in words)
+    if not total:
+        return []
+    floor = min(t.loose, t.report, t.contradict, t.entail) * total - 1e-9
+    index = _word_index(context)
+    score: dict[int, float] = {}
+    for word in words:
+        for i in index.get(word, ()):
+            score[i] = score.get(i, 0.0) + _weight(word)
+    return [context.statements[i] for i in sorted(i for i, v in score.items() if v >= floor)]
 
 
 def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:

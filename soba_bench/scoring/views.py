@@ -11,7 +11,7 @@ from typing import Any
 from soba_bench.meter.soba import item_text
 from soba_bench.scoring.context import Context
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig, TextIndex, normalize_path
-from soba_bench.session.capsule_text import capsule_text
+from soba_bench.session.capsule_text import CAPSULE_TITLE, capsule_text
 
 # Capsule sections that present state as current; a superseded or resolved fact found here is
 # stale. History (the retained tail) can mention old facts legitimately, so it never counts.
@@ -33,6 +33,7 @@ class View:
     tokens: int | None = None
     texts: tuple[str, ...] = ()  # what the model sees, one text per item (capsule text first)
     _context: Context | None = field(default=None, repr=False, compare=False)
+    _capsule_context: Context | None = field(default=None, repr=False, compare=False)
 
     @property
     def context(self) -> Context:
@@ -40,6 +41,16 @@ class View:
         if self._context is None:
             self._context = Context.from_texts(self.texts)
         return self._context
+
+    @property
+    def capsule_context(self) -> Context:
+        """The capsule's texts only: what the view presents as current state (history can
+        mention a superseded fact legitimately, so a stale fact is judged here)."""
+        if self._capsule_context is None:
+            self._capsule_context = Context.from_texts(
+                t for t in self.texts if t.startswith(CAPSULE_TITLE)
+            )
+        return self._capsule_context
 
     @property
     def artifact_paths(self) -> set[str]:
