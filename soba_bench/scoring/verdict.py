@@ -221,6 +221,10 @@ _SYNONYMS_GROUPS = (
     ("delivery", "call", "request"),
 )
 _SYNONYMS = {w: group[0] for group in _SYNONYMS_GROUPS for w in group}
+# Participles whose "un-" form negates them ("unchanged"); "unified" is not "not ified".
+_NEGATABLE = frozenset(
+    ["change", "fix", "test", "check", "verify", "handl", "used", "support", "document"]
+)
 # A fact's word and its antonym in the other statement: a contradiction when the fact's word
 # is missing there.
 _ANTONYMS = {
@@ -310,7 +314,7 @@ def parse(text: str) -> Parsed:
             if word == CONTRAST:
                 scope = "contrast"
                 continue
-            if word.startswith("un") and word.endswith("ed") and len(word) > 6:
+            if word.startswith("un") and _canon(word[2:]) in _NEGATABLE:
                 # "unchanged", "untouched": a negated participle, except after keep/leave,
                 # where "keep X unchanged" is just "keep X".
                 if not keeps:
@@ -494,6 +498,21 @@ def _command_in(command: str, text: str) -> bool:
     return False
 
 
+_EXIT = re.compile(r"\bexit (?:status|code)[:= ]\s*(\d+)", re.IGNORECASE)
+
+
+def _result_of(text: str) -> str | None:
+    """A check's result as a text shows it: its exit status when printed (a log line saying
+    "error" in a passing run does not make it fail), else one unambiguous word."""
+    exits = _EXIT.findall(text)
+    if exits:
+        return "passed" if exits[-1] == "0" else "failed"
+    failed, passed = bool(_FAILED.search(text)), bool(_PASSED.search(text))
+    if failed != passed:
+        return "failed" if failed else "passed"
+    return None
+
+
 def judge_verification(claim: Claim, context: Context) -> Verdict:
     command = normalize_command(claim.command or claim.text)
     listed = command in {normalize_command(c) for c in context.commands}
@@ -507,11 +526,11 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
         # The result is in the command's own clause ("`npm test` passes; `npm run build`
         # fails" holds two), or in the output that follows it.
         clause = next(c for c in re.split(r"[;\n]", text) if _command_in(command, c))
-        window = [clause, *context.history[index + 1 : index + 2]]
+        window = [clause, text, *context.history[index + 1 : index + 2]]
         for part in window:
-            failed, passed = bool(_FAILED.search(part)), bool(_PASSED.search(part))
-            if failed != passed:
-                shown, evidence = ("failed" if failed else "passed"), part[:160]
+            result = _result_of(part)
+            if result is not None:
+                shown, evidence = result, part[:160]
                 break
         listed = True
     if shown is None or claim.result is None:

@@ -110,6 +110,19 @@ def input_view(
         text = item_text(item)
         texts.append(text if isinstance(text, str) else str(text))
     base = capsule_view(capsule, config) if capsule is not None else None
+    # For the matcher, a tool output carries its call (the command it answers): outputs do
+    # not always follow their call directly (parallel calls), and a check's result is judged
+    # from the output of that very command.
+    calls: dict[str, str] = {}
+    paired = []
+    for item, text in zip(items, texts, strict=True):
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        kind = str(item.get("type") or "") if isinstance(item, dict) else ""
+        if call_id and kind.endswith("_call"):
+            calls[call_id] = text
+        elif call_id and kind.endswith("_output") and call_id in calls:
+            text = f"{calls[call_id]}\n{text}"
+        paired.append(text)
     return View(
         kind="input",
         index=TextIndex(texts, config),
@@ -120,5 +133,5 @@ def input_view(
         verification_status=base.verification_status if base else None,
         skills=(base.skills if base else set()) | set(skills),
         tokens=tokens,
-        texts=tuple(texts),
+        texts=tuple(paired),
     )
