@@ -68,8 +68,9 @@ STOPWORDS = frozenset(
 # sits below it). "verdict" (default): state-aware entailed / contradicted / absent rules;
 # "fuzzy": presence by containment, then rapidfuzz; "embedding": presence by containment, then
 # sentence embeddings from a local model (the optional "embeddings" extra). TextIndex.has_prose
-# (probes, distractors) uses rapidfuzz unless "embedding" is chosen.
-PROSE_MATCHERS = ("verdict", "fuzzy", "embedding")
+# (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding": the
+# verdict rules, then embeddings for prose they find absent (opt-in).
+PROSE_MATCHERS = ("verdict", "verdict-embedding", "fuzzy", "embedding")
 
 
 @dataclass(frozen=True)

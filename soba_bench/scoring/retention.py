@@ -18,6 +18,7 @@ from typing import Any
 
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import content_words, normalize_path
+from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.timeline import Lifecycle
 from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED, Claim, Verdict, judge
 from soba_bench.scoring.views import View
@@ -90,7 +91,7 @@ def _path(fact: Fact) -> str:
 
 
 def uses_verdicts(view: View) -> bool:
-    return view.index.config.prose_matcher == "verdict"
+    return view.index.config.prose_matcher.startswith("verdict")
 
 
 def claim_of(fact: Fact, stale: bool = False, result: str | None = None) -> Claim:
@@ -114,7 +115,11 @@ def verdict(fact: Fact, view: View, stale: bool = False, result: str | None = No
     and literals: present or absent, as before."""
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
         context = view.capsule_context if stale else view.context
-        return judge(claim_of(fact, stale, result), context)
+        claim = claim_of(fact, stale, result)
+        name = view.index.config.prose_matcher
+        return (
+            judge(claim, context) if name == "verdict" else get_matcher(name).judge(claim, context)
+        )
     found = _present_by_words(fact, view)
     return Verdict(ENTAILED if found else "absent", "words present" if found else "not found")
 

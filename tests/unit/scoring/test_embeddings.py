@@ -47,7 +47,9 @@ def test_the_embedding_matcher_accepts_paraphrases_that_fuzzy_matching_misses():
 
 
 def test_unknown_prose_matcher_lists_the_valid_ones():
-    with pytest.raises(UnknownNameError, match="valid names: embedding, fuzzy, verdict"):
+    with pytest.raises(
+        UnknownNameError, match="valid names: embedding, fuzzy, verdict, verdict-embedding"
+    ):
         MatchConfig(prose_matcher="cosine")
 
 
@@ -110,6 +112,7 @@ def test_score_with_the_embedding_matcher_from_the_command_line(tmp_path, capsys
     assert [r["strategy"] for r in embedded] == [r["strategy"] for r in fuzzy]
     assert all(r["recall"] is not None for r in embedded)
     assert main([*args, "--prose-matcher", "cosine"]) == 2
-    assert "unknown matcher 'cosine'; valid names: embedding, fuzzy, verdict" in (
-        capsys.readouterr().err
+    assert (
+        "unknown matcher 'cosine'; valid names: embedding, fuzzy, verdict, verdict-embedding"
+        in (capsys.readouterr().err)
     )

@@ -166,7 +166,9 @@ def test_paraphrases_of_decisions_constraints_and_next_steps_are_entailed():
 def test_the_matcher_registry_lists_valid_names():
     assert DEFAULT_MATCHER == "verdict" == MatchConfig().prose_matcher
     assert set(MATCHERS.names()) == set(PROSE_MATCHERS)
-    with pytest.raises(UnknownNameError, match="valid names: embedding, fuzzy, verdict"):
+    with pytest.raises(
+        UnknownNameError, match="valid names: embedding, fuzzy, verdict, verdict-embedding"
+    ):
         get_matcher("nli")
 
 
@@ -265,3 +267,17 @@ def test_retention_finds_facts_stated_right_in_a_capsule_and_in_a_tail():
     assert summarize(result)["found"] == 4 and summarize(result)["contradictedItems"] == 0
     tail = input_view([assistant("Edit applied successfully to ./src/auth/claims.ts")])
     assert scores(tail)["file_modified"].found == 1
+
+
+def test_verdict_embedding_recovers_a_paraphrase_the_rules_miss_and_keeps_their_verdicts():
+    fact = "Make the search indexer configurable per tenant"
+    para = text(goal="Let each tenant configure the search indexer separately")
+    assert verdict("goal", fact, para) == "absent"  # too few shared words for the rules
+    matcher = get_matcher("verdict-embedding")
+    assert matcher.judge(Claim("goal", fact), Context.from_texts([para])).label == "entailed"
+    negated = text(goal="The search indexer will not be made configurable per tenant")
+    assert matcher.judge(Claim("goal", fact), Context.from_texts([negated])).label == (
+        "contradicted"
+    )
+    salad = text(goal="tenant the per configurable indexer Make search")
+    assert matcher.judge(Claim("goal", fact), Context.from_texts([salad])).label == "absent"
