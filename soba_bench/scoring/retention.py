@@ -175,6 +175,7 @@ def score_view(
     scores = {k: KindScore(k) for k in (*RETENTION_KINDS, *NOISE_KINDS)}
     by_id = {f.id: f for f in facts}
     known_paths: set[str] = set()
+    modified_paths = {normalize_path(_path(f)) for f in facts if f.kind == "file_modified"}
     for fact in facts:
         if fact.kind in FILE_KINDS:
             known_paths.add(normalize_path(_path(fact)))
@@ -201,6 +202,12 @@ def score_view(
             score.expected += 1
             result = lifecycle.result_at(fact, point) if fact.kind == "verification" else None
             label = verdict(fact, view, result=result).label
+            if (
+                label == CONTRADICTED
+                and fact.kind == "file_read"
+                and normalize_path(_path(fact)) in modified_paths
+            ):
+                label = ENTAILED  # read and modified both: listed under Modified is right
             if label == ENTAILED:
                 score.found += 1
                 if fact.kind in FILE_KINDS or fact.kind == "verification":

@@ -630,9 +630,19 @@ def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Stateme
 
 
 def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:
-    fact, other = parse(fact_text), parse(statement)
-    recall, _ = coverage(fact, other)
-    return recall >= t.report and not _substituted(fact, other)
+    """Does the statement report the fact as over? The cue must stand in the clause that
+    carries the fact ("milestone: X; completed: Fixed: Y" reports Y as fixed, not X)."""
+    fact = parse(fact_text)
+    clauses = [c for c in re.split(r";\s*", statement) if c.strip()]
+    best = max(clauses, key=lambda c: coverage(fact, parse(c))[0], default=statement)
+    other = parse(best)
+    recall, _ = coverage(fact, parse(statement))
+    return (
+        recall >= t.report
+        and _has_stale_cue(best)
+        and not _substituted(fact, parse(statement))
+        and not _substituted(fact, other)
+    )
 
 
 STATE_JUDGES: dict[str, Callable[[Claim, Context], Verdict]] = {

@@ -281,3 +281,24 @@ def test_verdict_embedding_recovers_a_paraphrase_the_rules_miss_and_keeps_their_
     )
     salad = text(goal="tenant the per configurable indexer Make search")
     assert matcher.judge(Claim("goal", fact), Context.from_texts([salad])).label == "absent"
+
+
+def test_a_stale_cue_in_another_clause_does_not_report_the_fact_as_over():
+    fact = "Milestone 1: all billing webhooks tests green after the refactor"
+    line = f"milestone: {fact}; completed: Fixed: npm ERR! missing script: typecheck"
+    assert verdict("checkpoint", fact, "Checkpoint line follows.", line) == "entailed"
+    assert verdict("blocker", "npm ERR! missing script: typecheck", line) == "contradicted"
+
+
+def test_a_file_read_and_modified_listed_under_modified_is_kept():
+    facts = (
+        Fact("r", "file_read", "src/a.ts", introduced_at="e1", attributes={"path": "src/a.ts"}),
+        Fact("m", "file_modified", "src/a.ts", introduced_at="e2", attributes={"path": "src/a.ts"}),
+        Fact("o", "file_read", "src/b.ts", introduced_at="e3", attributes={"path": "src/b.ts"}),
+    )
+    truth = GroundTruth(session="s", session_id="s", origin={}, facts=facts)
+    lifecycle = Lifecycle(truth, Timeline.of(entries(10)))
+    view = capsule_view(capsule(modified=["src/a.ts", "src/b.ts"]))
+    result = score_view(facts, lifecycle, view, point=9, expect_before=9)
+    assert result["file_read"].found == 1  # src/a.ts: it was modified too
+    assert result["file_read"].contradicted == ["src/b.ts"]  # only read, listed as modified
