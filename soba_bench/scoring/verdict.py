@@ -413,6 +413,18 @@ class Thresholds:
 DEFAULT_THRESHOLDS = Thresholds()
 
 
+def _relevant_polarity(fact: Parsed, fact_text: str, statement: str) -> int:
+    """The statement's polarity counting only the ";"-separated clauses that speak of the
+    fact (two of its words or more): in "milestone: X; completed: ... is not assignable" the
+    "not" belongs to another fact. A statement with no more clauses than the fact is whole."""
+    clauses = [c for c in statement.split(";") if c.strip()]
+    if len(clauses) <= fact_text.count(";") + 1:
+        return parse(statement).polarity
+    words = set(fact.content)
+    relevant = [parse(c) for c in clauses]
+    return sum(p.polarity for p in relevant if len(words & set(p.content)) >= 2) % 2
+
+
 def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) -> tuple[str, str]:
     """One fact against one statement: (label, rule)."""
     fact, other = parse(fact_text), parse(statement)
@@ -432,7 +444,7 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
         return CONTRADICTED, "antonym"
     if _substituted(fact, other) or (fact.keys - other.keys and other.keys - fact.keys):
         return ABSENT, "another subject"
-    if fact.polarity != other.polarity:
+    if fact.polarity != _relevant_polarity(fact, fact_text, statement):
         return CONTRADICTED, "negated"
     if _swapped_roles(fact, other):
         return CONTRADICTED, "roles swapped"
