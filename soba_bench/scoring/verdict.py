@@ -530,7 +530,13 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
     listed = command in {normalize_command(c) for c in context.commands}
     shown: str | None = None  # the result the context shows, newest last
     evidence = ""
-    if listed and context.status in ("passed", "failed"):
+    # The capsule's status is one for all its commands: "passed" says each passed, "failed"
+    # only that one of them failed; it agrees with a failing check but, when it lists several
+    # commands, does not say that a passing one failed.
+    ambiguous = (
+        context.status == "failed" and len(context.commands) > 1 and claim.result == "passed"
+    )
+    if listed and context.status in ("passed", "failed") and not ambiguous:
         shown, evidence = context.status, f"Verification status: {context.status}"
     for index, text in enumerate(context.history):
         if not _command_in(command, text):

@@ -307,3 +307,11 @@ def test_a_file_read_and_modified_listed_under_modified_is_kept():
     result = score_view(facts, lifecycle, view, point=9, expect_before=9)
     assert result["file_read"].found == 1  # src/a.ts: it was modified too
     assert result["file_read"].contradicted == ["src/b.ts"]  # only read, listed as modified
+
+
+def test_a_failed_status_over_several_commands_does_not_contradict_a_passing_one():
+    several = text(commands=["npm test", "npm run build"], status="failed")
+    assert verdict("verification", "npm run build", several, result="passed") == "absent"
+    assert verdict("verification", "npm test", several, result="failed") == "entailed"
+    alone = text(commands=["npm run build"], status="failed")
+    assert verdict("verification", "npm run build", alone, result="passed") == "contradicted"
