@@ -47,10 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--prose-matcher",
-        default="fuzzy",
+        default="verdict",
         metavar="|".join(PROSE_MATCHERS),
-        help="how prose facts are matched after word containment: rapidfuzz (default) or "
-        "sentence embeddings from a local model (the 'embeddings' extra)",
+        help="how facts are matched: verdict (default: entailed / contradicted / absent by "
+        "state-aware rules), fuzzy (word containment, then rapidfuzz) or embedding (word "
+        "containment, then sentence embeddings from a local model: the 'embeddings' extra)",
     )
     parser.add_argument("--out", type=Path, help="write the tables here (default RUN_DIR/scores)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -64,9 +64,13 @@ STOPWORDS = frozenset(
 )
 
 
-# How prose is compared once containment fails: rapidfuzz (default), or sentence embeddings
-# from a local model (soba_bench.scoring.embeddings; the optional "embeddings" extra).
-PROSE_MATCHERS = ("fuzzy", "embedding")
+# The matchers of soba_bench.scoring.matchers (the registry; named here too because this module
+# sits below it). "verdict" (default): state-aware entailed / contradicted / absent rules;
+# "fuzzy": presence by containment, then rapidfuzz; "embedding": presence by containment, then
+# sentence embeddings from a local model (the optional "embeddings" extra). TextIndex.has_prose
+# (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding": the
+# verdict rules, then embeddings for prose they find absent (opt-in).
+PROSE_MATCHERS = ("verdict", "verdict-embedding", "fuzzy", "embedding")
 
 
 @dataclass(frozen=True)
@@ -77,12 +81,12 @@ class MatchConfig:
     containment: float = 0.8
     fuzzy: float = 85.0
     fuzzy_max_chars: int = 400  # longer candidates use containment only (speed)
-    prose_matcher: str = "fuzzy"
+    prose_matcher: str = "verdict"
     embedding: float = 0.75  # paraphrases of a fact score ~0.75-0.9, its old version ~0.65
 
     def __post_init__(self) -> None:
         if self.prose_matcher not in PROSE_MATCHERS:
-            raise UnknownNameError("prose matcher", self.prose_matcher, list(PROSE_MATCHERS))
+            raise UnknownNameError("matcher", self.prose_matcher, sorted(PROSE_MATCHERS))
 
 
 DEFAULT_MATCH = MatchConfig()

@@ -1,7 +1,14 @@
 """Retention against ground truth, per fact kind: recall (live facts still present),
 precision (files and commands that are not in the truth), staleness (a superseded decision or a
-resolved blocker presented as current) and noise carried along (secrets, injected
-instructions, distractors presented as decisions). Every score lists what was missed or wrong.
+resolved blocker presented as current), contradictions (a live fact the view states wrongly: a
+negated decision, an open blocker shown as fixed, a failing check shown as passing, a modified
+file listed as read) and noise carried along (secrets, injected instructions, distractors
+presented as decisions). Every score lists what was missed or wrong.
+
+With the default matcher (``verdict``, soba_bench.scoring.verdict) a fact is entailed,
+contradicted or absent; only entailed counts as found, and a contradiction counts against the
+view like staleness. The earlier matchers (``fuzzy``, ``embedding``) only tell present from
+absent, so they never report a contradiction.
 """
 
 from __future__ import annotations
@@ -11,7 +18,9 @@ from typing import Any
 
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import content_words, normalize_path
+from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.timeline import Lifecycle
+from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED, Claim, Verdict, judge
 from soba_bench.scoring.views import View
 
 PROSE_KINDS = (
@@ -39,6 +48,7 @@ class KindScore:
     stale: list[str] = field(default_factory=list)
     stale_checked: int = 0
     correct_structured: int = 0
+    contradicted: list[str] = field(default_factory=list)  # live facts stated wrongly
 
     @property
     def recall(self) -> float | None:
@@ -54,6 +64,11 @@ class KindScore:
         """Share of no-longer-current facts presented as current (lower is better)."""
         return len(self.stale) / self.stale_checked if self.stale_checked else None
 
+    @property
+    def contradiction(self) -> float | None:
+        """Share of expected facts the view contradicts (lower is better)."""
+        return len(self.contradicted) / self.expected if self.expected else None
+
     def to_row(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -65,6 +80,8 @@ class KindScore:
             "missed": self.missed,
             "wrong": self.wrong,
             "stale": self.stale,
+            "contradiction": self.contradiction,
+            "contradicted": self.contradicted,
         }
 
 
@@ -73,8 +90,47 @@ def _path(fact: Fact) -> str:
     return str(attrs.get("path") or attrs.get("to") or fact.text)
 
 
+def uses_verdicts(view: View) -> bool:
+    return view.index.config.prose_matcher.startswith("verdict")
+
+
+def claim_of(fact: Fact, stale: bool = False, result: str | None = None) -> Claim:
+    """The claim a fact makes: its text, and the state it should be shown in."""
+    attrs = fact.attributes
+    if fact.kind == "verification" and result is None:
+        final = attrs.get("finalResult")
+        result = final if isinstance(final, str) else None
+    return Claim(
+        kind=fact.kind,
+        text=fact.text,
+        state="stale" if stale else "current",
+        result=result,
+        path=_path(fact) if fact.kind in FILE_KINDS else None,
+        command=str(attrs.get("command") or fact.text) if fact.kind == "verification" else None,
+    )
+
+
+def verdict(fact: Fact, view: View, stale: bool = False, result: str | None = None) -> Verdict:
+    """Entailed, contradicted or absent, by the view's matcher. Skills and secrets are names
+    and literals: present or absent, as before."""
+    if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
+        context = view.capsule_context if stale else view.context
+        claim = claim_of(fact, stale, result)
+        name = view.index.config.prose_matcher
+        return (
+            judge(claim, context) if name == "verdict" else get_matcher(name).judge(claim, context)
+        )
+    found = _present_by_words(fact, view)
+    return Verdict(ENTAILED if found else "absent", "words present" if found else "not found")
+
+
 def present(fact: Fact, view: View) -> bool:
-    """Is the fact in the view (structured parts first, then the text)?"""
+    """Is the fact in the view, stated as it is (the matcher's verdict is entailed)?"""
+    return verdict(fact, view).label == ENTAILED
+
+
+def _present_by_words(fact: Fact, view: View) -> bool:
+    """The earlier presence test (structured parts first, then the text's words)."""
     kind = fact.kind
     if kind in FILE_KINDS:
         path = normalize_path(_path(fact))
@@ -119,6 +175,7 @@ def score_view(
     scores = {k: KindScore(k) for k in (*RETENTION_KINDS, *NOISE_KINDS)}
     by_id = {f.id: f for f in facts}
     known_paths: set[str] = set()
+    modified_paths = {normalize_path(_path(f)) for f in facts if f.kind == "file_modified"}
     for fact in facts:
         if fact.kind in FILE_KINDS:
             known_paths.add(normalize_path(_path(fact)))
@@ -134,7 +191,7 @@ def score_view(
                 carried = (
                     view.current.has_prose(fact.text)
                     if fact.kind == "distractor"
-                    else present(fact, view)
+                    else _present_by_words(fact, view)
                 )
                 if carried:
                     score.found += 1
@@ -143,10 +200,20 @@ def score_view(
             continue
         if lifecycle.live_at(fact, point) and lifecycle.introduced_before(fact, horizon):
             score.expected += 1
-            if present(fact, view):
+            result = lifecycle.result_at(fact, point) if fact.kind == "verification" else None
+            label = verdict(fact, view, result=result).label
+            if (
+                label == CONTRADICTED
+                and fact.kind == "file_read"
+                and normalize_path(_path(fact)) in modified_paths
+            ):
+                label = ENTAILED  # read and modified both: listed under Modified is right
+            if label == ENTAILED:
                 score.found += 1
                 if fact.kind in FILE_KINDS or fact.kind == "verification":
                     score.correct_structured += 1
+            elif label == CONTRADICTED:
+                score.contradicted.append(fact.text[:160])
             else:
                 score.missed.append(fact.text[:160])
         elif (
@@ -154,10 +221,14 @@ def score_view(
             and view.current is not None
             and lifecycle.stale_at(fact, point)
         ):
-            verdict = _stale(fact, by_id.get(fact.superseded_by), view)
-            if verdict is not None:
+            if uses_verdicts(view):
+                # Stale facts are judged in the capsule's sections (history may mention them).
+                shown = verdict(fact, view, stale=True).label == CONTRADICTED
+            else:
+                shown = _stale(fact, by_id.get(fact.superseded_by), view)
+            if shown is not None:
                 score.stale_checked += 1
-                if verdict:
+                if shown:
                     score.stale.append(fact.text[:160])
     for path in sorted(view.artifact_paths - known_paths):
         kind = "file_modified" if path in view.modified_files else "file_read"
@@ -171,12 +242,15 @@ def summarize(scores: dict[str, KindScore]) -> dict[str, Any]:
     found = sum(scores[k].found for k in RETENTION_KINDS)
     stale = sum(len(scores[k].stale) for k in STALE_KINDS)
     checked = sum(scores[k].stale_checked for k in STALE_KINDS)
+    contradicted = sum(len(scores[k].contradicted) for k in RETENTION_KINDS)
     return {
         "recall": found / expected if expected else None,
         "expected": expected,
         "found": found,
         "staleness": stale / checked if checked else None,
         "staleItems": stale,
+        "contradiction": contradicted / expected if expected else None,
+        "contradictedItems": contradicted,
         "leaks": sum(scores[k].found for k in NOISE_KINDS),
         "hallucinatedPaths": sum(len(scores[k].wrong) for k in FILE_KINDS),
     }

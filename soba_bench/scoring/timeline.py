@@ -74,3 +74,16 @@ class Lifecycle:
     def stale_at(self, fact: Fact, point: int) -> bool:
         """Introduced and already resolved or superseded before ``point``."""
         return self.start[fact.id] < point and self.end[fact.id] < point
+
+    def result_at(self, fact: Fact, point: int) -> str | None:
+        """A verification's result as of ``point``: its last run before it (None when no run
+        came before); its final result when the truth records no runs."""
+        runs = fact.attributes.get("runs")
+        if not isinstance(runs, list):
+            final = fact.attributes.get("finalResult")
+            return final if isinstance(final, str) else None
+        last = None
+        for run in runs:
+            if isinstance(run, dict) and self.timeline.at(run.get("entryId")) < point:
+                last = run.get("result")
+        return last if isinstance(last, str) else None

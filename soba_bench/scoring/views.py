@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soba_bench.meter.soba import item_text
+from soba_bench.scoring.context import Context
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig, TextIndex, normalize_path
-from soba_bench.session.capsule_text import capsule_text
+from soba_bench.session.capsule_text import CAPSULE_TITLE, capsule_text
 
 # Capsule sections that present state as current; a superseded or resolved fact found here is
 # stale. History (the retained tail) can mention old facts legitimately, so it never counts.
@@ -30,6 +31,26 @@ class View:
     verification_status: str | None = None
     skills: set[str] = field(default_factory=set)
     tokens: int | None = None
+    texts: tuple[str, ...] = ()  # what the model sees, one text per item (capsule text first)
+    _context: Context | None = field(default=None, repr=False, compare=False)
+    _capsule_context: Context | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def context(self) -> Context:
+        """The texts parsed into capsule sections and history (built once, on first use)."""
+        if self._context is None:
+            self._context = Context.from_texts(self.texts)
+        return self._context
+
+    @property
+    def capsule_context(self) -> Context:
+        """The capsule's texts only: what the view presents as current state (history can
+        mention a superseded fact legitimately, so a stale fact is judged here)."""
+        if self._capsule_context is None:
+            self._capsule_context = Context.from_texts(
+                t for t in self.texts if t.startswith(CAPSULE_TITLE)
+            )
+        return self._capsule_context
 
     @property
     def artifact_paths(self) -> set[str]:
@@ -70,6 +91,7 @@ def capsule_view(capsule: dict[str, Any], config: MatchConfig = DEFAULT_MATCH) -
         commands=[c for c in artifacts.get("verificationCommands") or [] if isinstance(c, str)],
         verification_status=artifacts.get("verificationStatus"),
         skills={s.get("name") for s in capsule.get("activatedSkills") or [] if isinstance(s, dict)},
+        texts=(text,),
     )
 
 
@@ -88,6 +110,19 @@ def input_view(
         text = item_text(item)
         texts.append(text if isinstance(text, str) else str(text))
     base = capsule_view(capsule, config) if capsule is not None else None
+    # For the matcher, a tool output carries its call (the command it answers): outputs do
+    # not always follow their call directly (parallel calls), and a check's result is judged
+    # from the output of that very command.
+    calls: dict[str, str] = {}
+    paired = []
+    for item, text in zip(items, texts, strict=True):
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        kind = str(item.get("type") or "") if isinstance(item, dict) else ""
+        if call_id and kind.endswith("_call"):
+            calls[call_id] = text
+        elif call_id and kind.endswith("_output") and call_id in calls:
+            text = f"{calls[call_id]}\n{text}"
+        paired.append(text)
     return View(
         kind="input",
         index=TextIndex(texts, config),
@@ -98,4 +133,5 @@ def input_view(
         verification_status=base.verification_status if base else None,
         skills=(base.skills if base else set()) | set(skills),
         tokens=tokens,
+        texts=tuple(paired),
     )

@@ -47,7 +47,9 @@ def test_the_embedding_matcher_accepts_paraphrases_that_fuzzy_matching_misses():
 
 
 def test_unknown_prose_matcher_lists_the_valid_ones():
-    with pytest.raises(UnknownNameError, match="valid names: fuzzy, embedding"):
+    with pytest.raises(
+        UnknownNameError, match="valid names: embedding, fuzzy, verdict, verdict-embedding"
+    ):
         MatchConfig(prose_matcher="cosine")
 
 
@@ -103,13 +105,14 @@ def test_score_with_the_embedding_matcher_from_the_command_line(tmp_path, capsys
     args = ["score", str(run_dir), "--scorer", "retention", "--json"]
     assert main([*args, "--out", str(tmp_path / "fuzzy")]) == 0
     fuzzy = json.loads(capsys.readouterr().out)["corpus"]
-    assert calls == []  # fuzzy never embeds
+    assert calls == []  # the default (verdict) matcher never embeds
     assert main([*args, "--prose-matcher", "embedding", "--out", str(tmp_path / "emb")]) == 0
     assert calls, "--prose-matcher embedding did not use the embedding model"
     embedded = json.loads(capsys.readouterr().out)["corpus"]
     assert [r["strategy"] for r in embedded] == [r["strategy"] for r in fuzzy]
     assert all(r["recall"] is not None for r in embedded)
     assert main([*args, "--prose-matcher", "cosine"]) == 2
-    assert "unknown prose matcher 'cosine'; valid names: fuzzy, embedding" in (
-        capsys.readouterr().err
+    assert (
+        "unknown matcher 'cosine'; valid names: embedding, fuzzy, verdict, verdict-embedding"
+        in (capsys.readouterr().err)
     )

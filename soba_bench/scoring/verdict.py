@@ -1,0 +1,684 @@
+"""Verdicts: is a fact entailed by, contradicted by, or absent from what the scorer sees?
+
+State facts are judged by their state, read from where they stand in the capsule's layout or
+in the history (soba_bench.scoring.context): an open blocker shown as "Fixed: ..." is
+contradicted, a failing check under "Verification status: passed" is contradicted, a modified
+file listed only under Read is contradicted. Paths and commands match exactly (a near miss is
+another path). Prose facts are aligned with the statement that shares most of their weighted
+content words (after stemming and a small synonym table), then checked for what a bag of words
+cannot see: a flipped polarity (not / never / no longer), a role swap ("X instead of Y" read as
+"Y instead of X", the same words in another order), a substituted subject (the same sentence
+about another component), and stale-state cues (replaced, reverted, superseded).
+
+The rules are deterministic and cheap (no model, no network): the scorer runs them for every
+fact at every evaluation point. Their accuracy is measured on the labelled calibration set
+(tests/data/calibration, ``benchmarks/matcher_calibration.py``), including a held-out split
+written after the rules were frozen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from soba_bench.scoring.context import CURRENT, Context, Statement
+from soba_bench.scoring.match import PATH_TOKEN, normalize_command, normalize_path
+
+ENTAILED, CONTRADICTED, ABSENT = "entailed", "contradicted", "absent"
+LABELS = (ENTAILED, CONTRADICTED, ABSENT)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    label: str  # one of LABELS
+    reason: str  # the rule that decided, for reports and for debugging a calibration case
+    evidence: str = ""  # the statement that decided ("" when absent)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What is checked: a fact's kind and text, and the state it should be shown in.
+
+    ``state`` is "current" (live: an open blocker, a current decision) or "stale" (resolved or
+    superseded: shown as current it is contradicted). ``result`` is a verification's expected
+    result ("passed" / "failed"), ``path`` a file fact's path, ``command`` a check's command."""
+
+    kind: str
+    text: str
+    state: str = "current"
+    result: str | None = None
+    path: str | None = None
+    command: str | None = None
+
+
+# --- words ----------------------------------------------------------------------------------
+
+# Multi-word phrases rewritten before tokenising, so each reads as one idea.
+_PHRASES = (
+    (r"\bno more than\b|\bat most\b|\bup to\b|\bat the most\b", " capped "),
+    (r"\bleast recently used\b|\blru-first\b|\blru\b", " lru "),
+    (r"\bat once\b|\bsimultaneously\b|\bconcurrently\b|\bin parallel\b", " concurrent "),
+    (r"\bno longer\b", " nolonger "),
+    (r"\bbacking off\b|\bback off\b|\bback-off\b", " backoff "),
+    (r"\bwall[- ]clock\b", " wallclock "),
+    (r"\boff[- ]limits\b", " not allowed "),
+    (r",\s*not\s+", " instead of "),  # "X, not Y" is a contrast, not a negation
+    (r"\brather than\b|\binstead of\b|\bin place of\b", " insteadof "),
+    (r"n't\b", " not"),
+    (r"\bcannot\b", "can not"),
+    # "do not change X" and "keep X" say the same: one positive form for both.
+    (r"\b(not|never)\s+(change|modify|alter|touch|edit)\b", " keep "),
+)
+_PHRASE_RES = tuple((re.compile(p, re.IGNORECASE), r) for p, r in _PHRASES)
+_TOKEN = re.compile(r"[^\W_][\w./@~+-]*[\w/]|[^\W_]")
+NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "neither", "nor", "without"})
+CONTRAST = "insteadof"
+# A line that reports a fact as over: a superseded decision or a resolved blocker.
+STALE_CUES = re.compile(
+    r"\b(fixed|resolved|replaced|reverted|superseded|dropped|abandoned|withdrawn|obsolete|"
+    r"nolonger|no longer|undone|rolled back)\b",
+    re.IGNORECASE,
+)
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "will",
+        "with",
+        "we",
+        "i",
+        "you",
+        "use",
+        "using",
+        "used",
+        "should",
+        "do",
+        "does",
+        "did",
+        "so",
+        "than",
+        "then",
+        "there",
+        "their",
+        "them",
+        "they",
+        "which",
+        "who",
+        "what",
+        "when",
+        "while",
+        "also",
+        "just",
+        "only",
+        "exactly",
+        "any",
+        "all",
+        "every",
+        "each",
+        "must",
+        "may",
+        "can",
+        "could",
+        "would",
+        "need",
+        "needs",
+        "going",
+        "go",
+        "goes",
+        "via",
+        "through",
+        "per",
+        "one",
+        "anything",
+        "everything",
+        "something",
+        "under",
+        "over",
+        "within",
+        "inside",
+        "about",
+    ]
+)
+# Words that carry little of a fact's meaning: they weigh half.
+_LIGHT = frozenset(
+    [
+        "add",
+        "make",
+        "get",
+        "set",
+        "keep",
+        "stop",
+        "fix",
+        "two",
+        "same",
+        "new",
+        "old",
+        "instead",
+        "case",
+        "way",
+        "thing",
+        "today",
+        "now",
+        "change",
+        "time",
+        "times",
+        "give",
+    ]
+)
+# Stemmed word -> canonical word. Groups of everyday software synonyms (not case-specific).
+_SYNONYMS_GROUPS = (
+    ("add", "introduce", "create", "implement", "write", "gain"),
+    ("remove", "delete", "drop", "strip", "eliminate"),
+    ("change", "modify", "edit", "alter", "touch", "update"),
+    ("document", "describe", "explain", "doc", "docs"),
+    ("store", "persist", "save", "go into", "goes into"),
+    ("cap", "capped", "limit", "bound", "max", "maximum", "hold"),
+    ("retry", "reattempt", "retri"),
+    ("fail", "failure", "error"),
+    ("test", "spec"),
+    ("evict", "eviction"),
+    ("fix", "repair", "resolve", "correct"),
+    ("migrate", "convert", "port", "move", "rewrite"),
+    ("dependency", "package", "dep"),
+    ("allow", "permit", "fine", "ok", "okay", "free"),
+    ("keep", "leave", "preserve", "retain", "stay", "maintain"),
+    ("require", "need", "needs"),
+    ("measure", "time", "timing"),
+    ("key", "keyed"),
+    ("callback", "callback-style"),
+    ("exponential", "exponentially", "exponentially-growing"),
+    ("run", "call", "invoke", "execute"),
+    ("behind", "wrapped", "wrap", "accessed", "access"),
+    ("database", "db"),
+    ("delivery", "call", "request"),
+)
+_SYNONYMS = {w: group[0] for group in _SYNONYMS_GROUPS for w in group}
+# Participles whose "un-" form negates them ("unchanged"); "unified" is not "not ified".
+_NEGATABLE = frozenset(
+    ["change", "fix", "test", "check", "verify", "handl", "used", "support", "document"]
+)
+# A fact's word and its antonym in the other statement: a contradiction when the fact's word
+# is missing there.
+_ANTONYMS = {
+    "add": ("remove",),
+    "remove": ("keep", "add"),
+    "keep": ("remove", "change"),
+    "allow": ("forbid",),
+    "enable": ("disable",),
+    "disable": ("enable",),
+    "pass": ("fail",),
+    "fail": ("pass",),
+}
+
+
+def _stem(word: str) -> str:
+    if any(c in word for c in "/.@~+") or any(c.isdigit() for c in word):
+        return word  # paths, versions, numbers: exact
+    for suffix, repl, min_len in (
+        ("ies", "y", 5),
+        ("ied", "y", 5),
+        ("ing", "", 6),
+        ("ed", "", 5),
+        ("es", "", 5),
+        ("s", "", 4),
+        ("ly", "", 6),
+    ):
+        if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
+            word = word[: len(word) - len(suffix)] + repl
+            break
+    if word.endswith("e") and len(word) > 4 and word[:-1] + "ing" != word:
+        word = word[:-1]  # "store"/"stor(ed)" and "move"/"mov(ing)" meet
+    return word
+
+
+@lru_cache(maxsize=65536)
+def _canon(word: str) -> str:
+    lowered = word.lower()
+    if lowered in _SYNONYMS:
+        return _SYNONYMS[lowered]
+    stem = _stem(lowered)
+    return _SYNONYMS.get(stem, _SYNONYMS.get(stem + "e", stem))
+
+
+def _is_key(word: str) -> bool:
+    """Paths, identifiers and numbers: a fact keeps its meaning only if they match exactly."""
+    return (
+        any(c in word for c in "/.@")
+        or any(c.isdigit() for c in word)
+        or (any(c.isupper() for c in word[1:]) and word[0].isalpha())
+    )
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A statement reduced to what the rules compare."""
+
+    words: tuple[str, ...]  # the text's own lower-cased words, in order (shuffle check)
+    content: tuple[str, ...]  # canonical content words, in order
+    keys: frozenset[str]  # exact paths / identifiers / numbers (lower-cased)
+    polarity: int  # number of negations, mod 2
+    rejected: frozenset[str]  # content words after "instead of" (the rejected option)
+    negated: frozenset[str]  # content words in a negation's scope
+
+
+@lru_cache(maxsize=65536)
+def parse(text: str) -> Parsed:
+    rewritten = text
+    for pattern, repl in _PHRASE_RES:
+        rewritten = pattern.sub(repl, rewritten)
+    words: list[str] = []
+    content: list[str] = []
+    keys: set[str] = set()
+    negations = 0
+    rejected: set[str] = set()
+    negated: set[str] = set()
+    scope: str | None = None
+    for clause in re.split(r"[;:,()]|\.\s|\.$", rewritten):
+        scope = None
+        keeps = False
+        for raw in _TOKEN.findall(clause):
+            word = raw.lower().rstrip(".")
+            words.append(word)
+            if word in NEGATIONS or word == "nolonger":
+                negations += 1
+                scope = "neg"
+                continue
+            if word == CONTRAST:
+                scope = "contrast"
+                continue
+            if word.startswith("un") and _canon(word[2:]) in _NEGATABLE:
+                # "unchanged", "untouched": a negated participle, except after keep/leave,
+                # where "keep X unchanged" is just "keep X".
+                if not keeps:
+                    negations += 1
+                    word = word[2:]
+                else:
+                    continue
+            if _canon(word) == "keep":
+                keeps = True
+            if word in _STOP:
+                continue
+            if _is_key(raw):
+                keys.add(normalize_path(word) if "/" in word else word)
+            canon = _canon(word)
+            content.append(canon)
+            if scope == "contrast":
+                rejected.add(canon)
+            elif scope == "neg":
+                negated.add(canon)
+    return Parsed(
+        tuple(w.lower() for w in re.findall(r"[\w./@~+-]+", text)),
+        tuple(content),
+        frozenset(keys),
+        negations % 2,
+        frozenset(rejected),
+        frozenset(negated),
+    )
+
+
+@lru_cache(maxsize=65536)
+def _weight(word: str) -> float:
+    if _is_key(word):
+        return 2.0
+    return 0.5 if word in _LIGHT else 1.0
+
+
+def coverage(fact: Parsed, other: Parsed) -> tuple[float, float]:
+    """(recall, precision): weighted share of the fact's content words found in the other
+    statement, and share of the other's content words found in the fact."""
+    fact_set, other_set = set(fact.content), set(other.content)
+    total = sum(_weight(w) for w in fact_set)
+    recall = sum(_weight(w) for w in fact_set & other_set) / total if total else 0.0
+    precision = len(other_set & fact_set) / len(other_set) if other_set else 0.0
+    return recall, precision
+
+
+def _shuffled(fact: Parsed, other: Parsed) -> bool | None:
+    """The same words in another order? True: a role swap (few words moved, a
+    contradiction); False: word salad (absent); None: not a reordering at all."""
+    if sorted(fact.words) != sorted(other.words) or fact.words == other.words:
+        return None
+    kept = SequenceMatcher(None, fact.words, other.words, autojunk=False)
+    same = sum(block.size for block in kept.get_matching_blocks())
+    return same / len(fact.words) >= 0.7
+
+
+def _substituted(fact: Parsed, other: Parsed) -> bool:
+    """The same sentence with one short run of words replaced by others: another subject."""
+    matcher = SequenceMatcher(None, fact.content, other.content, autojunk=False)
+    changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    if len(changes) != 1 or changes[0][0] != "replace":
+        return False
+    _, i1, i2, j1, j2 = changes[0]
+    if i2 - i1 > 3 or j2 - j1 > 3:
+        return False
+    replaced = fact.content[i1:i2]
+    return any(w not in _LIGHT for w in replaced) and len(fact.content) - (i2 - i1) >= 2
+
+
+def _swapped_roles(fact: Parsed, other: Parsed) -> bool:
+    """ "A instead of B" against "B instead of A" (or "A, not B" against "not A, B")."""
+    if not fact.rejected:
+        return False
+    chosen_fact = set(fact.content) - fact.rejected
+    flipped = (other.rejected | other.negated) - fact.rejected
+    return bool(flipped & chosen_fact) and bool(fact.rejected - other.rejected - other.negated)
+
+
+def _antonym(fact: Parsed, other: Parsed) -> bool:
+    other_set = set(other.content)
+    return any(
+        w not in other_set and any(a in other_set for a in _ANTONYMS.get(w, ()))
+        for w in fact.content
+    )
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    entail: float = 0.7  # weighted recall for a statement to state the fact
+    contradict: float = 0.6  # weighted recall for a statement to be about the fact
+    contradict_precise: float = 0.9  # ... or: precision, with recall at least `loose`
+    loose: float = 0.4
+    report: float = 0.5  # recall for a "replaced / reverted ..." line to report the fact
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+def _relevant_polarity(fact: Parsed, fact_text: str, statement: str) -> int:
+    """The statement's polarity counting only the ";"-separated clauses that speak of the
+    fact (two of its words or more): in "milestone: X; completed: ... is not assignable" the
+    "not" belongs to another fact. A statement with no more clauses than the fact is whole."""
+    clauses = [c for c in statement.split(";") if c.strip()]
+    if len(clauses) <= fact_text.count(";") + 1:
+        return parse(statement).polarity
+    words = set(fact.content)
+    relevant = [parse(c) for c in clauses]
+    return sum(p.polarity for p in relevant if len(words & set(p.content)) >= 2) % 2
+
+
+def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) -> tuple[str, str]:
+    """One fact against one statement: (label, rule)."""
+    fact, other = parse(fact_text), parse(statement)
+    if not fact.content:
+        return ABSENT, "empty fact"
+    recall, precision = coverage(fact, other)
+    swap = _shuffled(fact, other)
+    if swap is not None:
+        return (CONTRADICTED, "roles swapped") if swap else (ABSENT, "words shuffled")
+    # Words in common, an antonym counting as one ("keep" / "change" speak of the same act).
+    shared = len(set(fact.content) & set(other.content)) + _antonym(fact, other)
+    about = recall >= t.contradict or (precision >= t.contradict_precise and recall >= t.loose)
+    if not about or shared < min(2, len(set(fact.content))):
+        # A statement that only names the fact's file (or one word of it) says nothing about it.
+        return ABSENT, f"recall {recall:.2f}"
+    if _antonym(fact, other) and fact.polarity == other.polarity:
+        return CONTRADICTED, "antonym"
+    if _substituted(fact, other) or (fact.keys - other.keys and other.keys - fact.keys):
+        return ABSENT, "another subject"
+    if fact.polarity != _relevant_polarity(fact, fact_text, statement):
+        return CONTRADICTED, "negated"
+    if _swapped_roles(fact, other):
+        return CONTRADICTED, "roles swapped"
+    if recall >= t.entail and fact.keys <= other.keys:
+        return ENTAILED, f"recall {recall:.2f}"
+    return ABSENT, f"recall {recall:.2f}"
+
+
+# --- state facts ----------------------------------------------------------------------------
+
+_PASSED = re.compile(r"\b(pass(es|ed)?|succeed(s|ed)?|green|ok)\b|exit status 0\b|✓", re.I)
+_FAILED = re.compile(r"\b(fail(s|ed|ing)?|error|red)\b|\bFAIL\b|exit status [1-9]|✗", re.I)
+_EDIT_CALL = re.compile(r"^(edit|write|multi_edit|apply_patch)\b|^(Edit applied|Wrote|Created)\b")
+
+
+@lru_cache(maxsize=65536)
+def _paths_of(text: str) -> frozenset[str]:
+    """Every path-like run of a text, normalised (so "./src/a.ts," is "src/a.ts")."""
+    return frozenset(normalize_path(w.rstrip(".,:;)`'\"")) for w in PATH_TOKEN.findall(text))
+
+
+def _path_in(path: str, text: str) -> bool:
+    return path in _paths_of(text)
+
+
+def judge_file(claim: Claim, context: Context) -> Verdict:
+    path = normalize_path(claim.path or claim.text)
+    modified = {normalize_path(p) for p in context.modified}
+    read = {normalize_path(p) for p in context.read}
+    wants_modified = claim.kind == "file_modified"
+    same, other = (modified, read) if wants_modified else (read, modified)
+    if claim.kind == "file_renamed":
+        same, other = modified | read, set()  # a rename is a move: either list keeps it
+    if path in same:
+        return Verdict(ENTAILED, "listed", path)
+    edited = mentioned = False
+    for statement in context.lines:
+        if _path_in(path, statement.text):
+            mentioned = True
+            if _EDIT_CALL.search(statement.text):
+                edited = True
+    if wants_modified and edited:
+        return Verdict(ENTAILED, "edited in history", path)
+    if path in other:
+        return Verdict(CONTRADICTED, "listed as " + ("read" if wants_modified else "modified"))
+    if mentioned:
+        return Verdict(ENTAILED, "mentioned", path)
+    return Verdict(ABSENT, "not found")
+
+
+def _command_in(command: str, text: str) -> bool:
+    start = text.find(command)
+    while start >= 0:
+        end = start + len(command)
+        before = text[start - 1] if start else " "
+        rest = text[end:]
+        after = rest[:1] or " "
+        if not (before.isalnum() or before in "-_/.:") and not (
+            after.isalnum() or after in "-_/.:" or re.match(r"\s+-", rest)
+        ):
+            return True
+        start = text.find(command, start + 1)
+    return False
+
+
+_EXIT = re.compile(r"\bexit (?:status|code)[:= ]\s*(\d+)", re.IGNORECASE)
+
+
+def _result_of(text: str) -> str | None:
+    """A check's result as a text shows it: its exit status when printed (a log line saying
+    "error" in a passing run does not make it fail), else one unambiguous word."""
+    exits = _EXIT.findall(text)
+    if exits:
+        return "passed" if exits[-1] == "0" else "failed"
+    failed, passed = bool(_FAILED.search(text)), bool(_PASSED.search(text))
+    if failed != passed:
+        return "failed" if failed else "passed"
+    return None
+
+
+def judge_verification(claim: Claim, context: Context) -> Verdict:
+    command = normalize_command(claim.command or claim.text)
+    listed = command in {normalize_command(c) for c in context.commands}
+    shown: str | None = None  # the result the context shows, newest last
+    evidence = ""
+    # The capsule's status is one for all its commands: "passed" says each passed, "failed"
+    # only that one of them failed; it agrees with a failing check but, when it lists several
+    # commands, does not say that a passing one failed.
+    ambiguous = (
+        context.status == "failed" and len(context.commands) > 1 and claim.result == "passed"
+    )
+    if listed and context.status in ("passed", "failed") and not ambiguous:
+        shown, evidence = context.status, f"Verification status: {context.status}"
+    for index, text in enumerate(context.history):
+        if not _command_in(command, text):
+            continue
+        # The result is in the command's own clause ("`npm test` passes; `npm run build`
+        # fails" holds two), or in the output that follows it.
+        clause = next(c for c in re.split(r"[;\n]", text) if _command_in(command, c))
+        window = [clause, text, *context.history[index + 1 : index + 2]]
+        for part in window:
+            result = _result_of(part)
+            if result is not None:
+                shown, evidence = result, part[:160]
+                break
+        listed = True
+    if shown is None or claim.result is None:
+        if listed and claim.result is None:
+            return Verdict(ENTAILED, "command present", command)
+        return Verdict(ABSENT, "command not found" if not listed else "result not shown")
+    if shown == claim.result:
+        return Verdict(ENTAILED, f"shown {shown}", evidence)
+    return Verdict(CONTRADICTED, f"shown {shown}, expected {claim.result}", evidence)
+
+
+def _message_in(message: str, text: str) -> bool:
+    return " ".join(message.split()).lower() in " ".join(text.split()).lower()
+
+
+def judge_blocker(claim: Claim, context: Context) -> Verdict:
+    """A blocker's message is an exact string (an error); its state is its section."""
+    state: str | None = None
+    evidence = ""
+    for statement in context.lines:
+        if not _message_in(claim.text, statement.text):
+            continue
+        resolved = bool(STALE_CUES.search(statement.text.replace(claim.text, " ")))
+        if statement.section in ("blockers", "inProgress", "pending", "history"):
+            state = "stale" if resolved else "current"
+        elif statement.section == "completed":
+            state = "stale"
+        else:
+            state = "stale" if resolved else "current"
+        evidence = statement.text
+        if statement.section == "blockers":
+            break  # a capsule's Blockers section is what it presents as open
+    if state is None:
+        return Verdict(ABSENT, "not found")
+    if state == claim.state:
+        return Verdict(ENTAILED, f"shown {'open' if state == 'current' else 'resolved'}", evidence)
+    return Verdict(CONTRADICTED, "shown open" if state == "current" else "shown resolved", evidence)
+
+
+def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOLDS) -> Verdict:
+    """Align the fact with every statement; the newest decisive one wins. A stale fact (a
+    superseded decision) shown in a current section is contradicted; reported as replaced it is
+    entailed."""
+    decided: tuple[str, str, Statement] | None = None
+    for statement in _candidates(claim.text, context, t):
+        label, rule = compare(claim.text, statement.text, t)
+        if _has_stale_cue(statement.text) and _is_report(claim.text, statement.text, t):
+            # The statement reports the fact as over (replaced, reverted, fixed...).
+            label = ENTAILED if claim.state == "stale" else CONTRADICTED
+            decided = (label, "reported as over", statement)
+            continue
+        if label == ABSENT:
+            continue
+        if claim.state == "stale" and label == ENTAILED:
+            if statement.section in CURRENT:
+                decided = (CONTRADICTED, "stale fact shown as current", statement)
+            continue
+        decided = (label, rule, statement)
+    if decided is None:
+        return Verdict(ABSENT, "not found")
+    label, rule, statement = decided
+    return Verdict(label, rule, statement.text)
+
+
+@lru_cache(maxsize=65536)
+def _has_stale_cue(text: str) -> bool:
+    return STALE_CUES.search(text) is not None
+
+
+def _word_index(context: Context) -> dict[str, list[int]]:
+    """Content word -> indices of the statements that contain it (built once per context)."""
+    index = context.cache.get("verdict.words")
+    if index is None:
+        index = {}
+        for i, statement in enumerate(context.statements):
+            for word in set(parse(statement.text).content):
+                index.setdefault(word, []).append(i)
+        context.cache["verdict.words"] = index
+    return index
+
+
+def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Statement]:
+    """The statements that share enough of the fact's weighted words for any rule to fire
+    (every rule needs a recall of at least the lowest threshold), in reading order. Only a
+    speed-up: the others would all be judged absent."""
+    words = set(parse(fact_text).content)
+    total = sum(_weight(w) for w in words)
+    if not total:
+        return []
+    floor = min(t.loose, t.report, t.contradict, t.entail) * total - 1e-9
+    index = _word_index(context)
+    score: dict[int, float] = {}
+    for word in words:
+        for i in index.get(word, ()):
+            score[i] = score.get(i, 0.0) + _weight(word)
+    return [context.statements[i] for i in sorted(i for i, v in score.items() if v >= floor)]
+
+
+def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:
+    """Does the statement report the fact as over? The cue must stand in the clause that
+    carries the fact ("milestone: X; completed: Fixed: Y" reports Y as fixed, not X)."""
+    fact = parse(fact_text)
+    clauses = [c for c in re.split(r";\s*", statement) if c.strip()]
+    best = max(clauses, key=lambda c: coverage(fact, parse(c))[0], default=statement)
+    other = parse(best)
+    recall, _ = coverage(fact, parse(statement))
+    return (
+        recall >= t.report
+        and _has_stale_cue(best)
+        and not _substituted(fact, parse(statement))
+        and not _substituted(fact, other)
+    )
+
+
+STATE_JUDGES: dict[str, Callable[[Claim, Context], Verdict]] = {
+    "file_read": judge_file,
+    "file_modified": judge_file,
+    "file_renamed": judge_file,
+    "verification": judge_verification,
+    "blocker": judge_blocker,
+}
+
+
+def judge(claim: Claim, context: Context) -> Verdict:
+    """The verdict for one claim against one context."""
+    special = STATE_JUDGES.get(claim.kind)
+    if special is not None:
+        return special(claim, context)
+    return judge_prose(claim, context)
+
+
+def judge_texts(claim: Claim, texts: Sequence[str]) -> Verdict:
+    return judge(claim, Context.from_texts(texts))

@@ -1,0 +1,394 @@
+"""Hand-written facts and their variants for the matcher calibration set.
+
+Every string here was written for this project (none is copied from another data set). The
+facts follow the shapes the synthetic generator plants (soba_bench/corpora/synthetic/banks.py):
+its goals, constraints, decisions, next steps, blocker messages, verification commands and
+paths; the variants are what a summarizer might write instead: a correct paraphrase, a
+negation, the same sentence about another subject, a stale or swapped state.
+
+Two disjoint banks: ``DEV`` (the matcher's rules were written while looking at its cases) and
+``HELDOUT`` (written with the matcher frozen, never used to change a rule; see README.md).
+"""
+
+from __future__ import annotations
+
+# A prose item: kind, fact, two paraphrases, one negation, one wrong-subject variant, and an
+# optional role swap (the fact's own words, roles exchanged: a contradiction).
+DEV_PROSE = (
+    dict(
+        kind="goal",
+        fact="Add retries with exponential backoff to the billing webhooks",
+        para=(
+            "Make the billing webhooks retry failed deliveries, backing off exponentially "
+            "between attempts",
+            "Billing webhook calls should be retried with an exponentially growing delay",
+        ),
+        neg="Do not add retries with exponential backoff to the billing webhooks",
+        wrong="Add retries with exponential backoff to the search indexer",
+    ),
+    dict(
+        kind="goal",
+        fact="Migrate the job queue from callbacks to async/await",
+        para=(
+            "Convert the job queue's callback-style code to async/await",
+            "Rewrite the job queue so that it uses async/await instead of callbacks",
+        ),
+        neg="Keep the job queue on callbacks; it will not be migrated to async/await",
+        wrong="Migrate the config loader from callbacks to async/await",
+        swap="Migrate the job queue from async/await to callbacks",
+    ),
+    dict(
+        kind="goal",
+        fact="Fix the race in the session store when two requests write the same key at once",
+        para=(
+            "Stop concurrent writes to the same key from racing in the session store",
+            "Make the session store safe when two requests write one key simultaneously",
+        ),
+        neg="The race in the session store when two requests write the same key is not "
+        "going to be fixed in this change",
+        wrong="Fix the race in the cache layer when two requests write the same key at once",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never touch anything under src/legacy/",
+        para=(
+            "Leave everything in src/legacy/ untouched",
+            "Do not edit or create files under src/legacy/",
+        ),
+        neg="It is fine to touch anything under src/legacy/",
+        wrong="Never touch anything under vendor/",
+    ),
+    dict(
+        kind="constraint",
+        fact="Do not add new runtime dependencies to package.json",
+        para=(
+            "No new runtime packages may be added to package.json",
+            "package.json must not gain any new runtime dependency",
+        ),
+        neg="Adding new runtime dependencies to package.json is allowed",
+        wrong="Do not add new dev dependencies to tsconfig.json",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep the public exports of src/index.ts unchanged",
+        para=(
+            "src/index.ts must keep exporting exactly what it exports today",
+            "Do not change the public exports of src/index.ts",
+        ),
+        neg="Change the public exports of src/index.ts as needed",
+        wrong="Keep the public exports of src/cli.ts unchanged",
+    ),
+    dict(
+        kind="constraint",
+        fact="Use pnpm only for scripts; never call npx or yarn",
+        para=(
+            "Run scripts through pnpm; npx and yarn are not allowed",
+            "Only pnpm may run scripts, never npx or yarn",
+        ),
+        neg="Use npx or yarn for scripts, not pnpm",
+        wrong="Use bun only for scripts; never call npx or yarn",
+    ),
+    dict(
+        kind="decision",
+        fact="store session rows in SQLite behind a SessionRepository class",
+        para=(
+            "Session rows go into SQLite, accessed through a SessionRepository class",
+            "Persist session rows in a SQLite database wrapped by a SessionRepository class",
+        ),
+        neg="session rows will not be stored in SQLite behind a SessionRepository class",
+        wrong="store tenant rows in SQLite behind a TenantRepository class",
+    ),
+    dict(
+        kind="decision",
+        fact="cap the session cache at 500 entries with LRU eviction",
+        para=(
+            "limit the session cache to 500 entries and evict the least recently used one",
+            "the session cache holds at most 500 entries, evicted LRU-first",
+        ),
+        neg="do not cap the session cache at 500 entries with LRU eviction",
+        wrong="cap the metric cache at 500 entries with LRU eviction",
+    ),
+    dict(
+        kind="decision",
+        fact="key the tenant lock by tenant id instead of by request id",
+        para=(
+            "the tenant lock is keyed on the tenant id rather than the request id",
+            "use the tenant id, not the request id, as the key of the tenant lock",
+        ),
+        neg="do not key the tenant lock by tenant id; it stays keyed by request id",
+        wrong="key the lease lock by tenant id instead of by request id",
+        swap="key the tenant lock by request id instead of by tenant id",
+    ),
+    dict(
+        kind="decision",
+        fact="retry failed billing calls at most 3 times with full jitter",
+        para=(
+            "billing calls that fail are retried up to 3 times, with full jitter between tries",
+            "give failed billing calls no more than 3 retries using full jitter",
+        ),
+        neg="never retry failed billing calls",
+        wrong="retry failed search calls at most 3 times with full jitter",
+    ),
+    dict(
+        kind="decision",
+        fact="use a monotonic clock for lease timeouts",
+        para=(
+            "lease timeouts are measured with a monotonic clock",
+            "time lease timeouts with a monotonic clock rather than the wall clock",
+        ),
+        neg="do not use a monotonic clock for lease timeouts",
+        wrong="use a monotonic clock for request timeouts",
+    ),
+    dict(
+        kind="next_step",
+        fact="add a regression test for concurrent writes in tests/store.test.ts",
+        para=(
+            "write a regression test covering concurrent writes in tests/store.test.ts",
+            "tests/store.test.ts needs a regression test for concurrent writes",
+        ),
+        neg="no regression test for concurrent writes in tests/store.test.ts is needed",
+        wrong="add a regression test for concurrent writes in tests/cache.test.ts",
+    ),
+    dict(
+        kind="next_step",
+        fact="document the job queue changes in docs/architecture.md",
+        para=(
+            "describe the job queue changes in docs/architecture.md",
+            "update docs/architecture.md with what changed in the job queue",
+        ),
+        neg="do not document the job queue changes in docs/architecture.md",
+        wrong="document the HTTP router changes in docs/architecture.md",
+    ),
+    dict(
+        kind="next_step",
+        fact="remove the deprecated cacheLegacy helper from src/cache/lru.ts",
+        para=(
+            "delete the deprecated cacheLegacy helper in src/cache/lru.ts",
+            "drop cacheLegacy (deprecated) from src/cache/lru.ts",
+        ),
+        neg="keep the deprecated cacheLegacy helper in src/cache/lru.ts",
+        wrong="remove the deprecated queueLegacy helper from src/cache/lru.ts",
+    ),
+)
+
+# A blocker: its message and a near miss (another error that looks alike).
+DEV_BLOCKERS = (
+    (
+        "Error: oldText not found in src/config/env.ts (edit 41)",
+        "Error: oldText not found in src/config/loader.ts (edit 41)",
+    ),
+    (
+        "error TS2307: Cannot find module './adapter' (src/jobs/scheduler.ts:184:35)",
+        "error TS2307: Cannot find module './adapters' (src/jobs/worker.ts:12:3)",
+    ),
+    (
+        "Error: ENOENT: no such file or directory, open 'src/billing/writer-writer.ts'",
+        "Error: ENOENT: no such file or directory, open 'src/billing/ledger-writer.ts'",
+    ),
+    (
+        "FAIL tests/cache.test.ts > evicts the oldest entry: expected 3 to be 2",
+        "FAIL tests/cache.test.ts > keeps the newest entry: expected undefined to be 1",
+    ),
+    ("npm ERR! missing script: typecheck", "npm ERR! missing script: lint"),
+    (
+        "TypeError: Cannot read properties of undefined (reading 'tenantId') at "
+        "src/auth/claims.ts:52",
+        "TypeError: Cannot read properties of null (reading 'headers') at src/http/router.ts:9",
+    ),
+)
+
+# A verification command and a near miss.
+DEV_COMMANDS = (
+    ("npm test tests/store.test.ts", "npm test tests/session.test.ts"),
+    ("npm run build", "npm run build:docs"),
+    ("pnpm run typecheck", "pnpm run typecheck:watch"),
+    ("bun test", "bun test --coverage"),
+    ("npm run lint", "npm run lint:fix"),
+    ("pnpm test tests/auth.test.ts", "pnpm test tests/auth.e2e.test.ts"),
+)
+
+# A superseded decision, what replaced it, and how a capsule might report the change.
+DEV_SUPERSEDED = (
+    dict(
+        old="serialize metric snapshots as JSON lines instead of one big array",
+        new="serialize metric snapshots with the existing binary format and a compatibility shim",
+        report="Replaced the plan to serialize metric snapshots as JSON lines with a "
+        "compatibility shim over the binary format",
+    ),
+    dict(
+        old="keep the old config loader API as a thin adapter over the new one",
+        new="remove the old config loader API in this release",
+        report="Dropped the adapter for the old config loader API; it is removed instead",
+    ),
+    dict(
+        old="validate tenant payloads with a hand-written schema in src/config/schema.ts",
+        new="validate tenant payloads with the shared JSON schema in schemas/tenant.json",
+        report="The hand-written tenant schema in src/config/schema.ts was superseded by "
+        "schemas/tenant.json",
+    ),
+    dict(
+        old="move cursor parsing out of src/search/query.ts into its own module",
+        new="keep cursor parsing in src/search/query.ts and add tests",
+        report="Reverted: moving cursor parsing out of src/search/query.ts",
+    ),
+    dict(
+        old="write ledger changes in one transaction per request",
+        new="write ledger changes in one transaction per batch",
+        report="Ledger writes are no longer one transaction per request; they are batched",
+    ),
+)
+
+# A file path and a near miss (one character, a directory or an extension away).
+DEV_FILES = (
+    ("src/auth/claims.ts", "src/auth/claim.ts"),
+    ("src/session/store.ts", "src/session/stores.ts"),
+    ("src/cache/lru.ts", "src/cache/lru.test.ts"),
+    ("src/jobs/queue.ts", "src/jobs/internal/queue.ts"),
+    ("src/config/schema.ts", "src/config/schema.js"),
+    ("tests/store.test.ts", "tests/stores.test.ts"),
+    ("package.json", "package-lock.json"),
+    ("src/billing/webhook.ts", "src/billing/webhooks.ts"),
+    ("docs/architecture.md", "docs/architecture.mdx"),
+    ("src/http/router.ts", "src/http/routes.ts"),
+)
+
+# ---------------------------------------------------------------------------------------------
+# Held-out bank: written after the matcher was frozen (see README.md); never used to tune it.
+HELDOUT_PROSE = (
+    dict(
+        kind="goal",
+        fact="Add structured logging with request ids to the auth middleware",
+        para=(
+            "Make the auth middleware emit structured logs that carry the request id",
+            "Structured, request-id-tagged logging for the auth middleware",
+        ),
+        neg="Do not add structured logging with request ids to the auth middleware",
+        wrong="Add structured logging with request ids to the job queue",
+    ),
+    dict(
+        kind="goal",
+        fact="Make the search indexer configurable per tenant",
+        para=(
+            "Let each tenant configure the search indexer separately",
+            "Per-tenant configuration for the search indexer",
+        ),
+        neg="The search indexer will not be made configurable per tenant",
+        wrong="Make the billing webhooks configurable per tenant",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only use the built-in node:crypto module for hashing",
+        para=(
+            "Hashing must go through the built-in node:crypto module and nothing else",
+            "For hashes, stick to node:crypto, which is built in",
+        ),
+        neg="Do not use the built-in node:crypto module for hashing",
+        wrong="Only use the built-in node:zlib module for compression",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep every function under 60 lines",
+        para=(
+            "No function may be longer than 60 lines",
+            "Functions have to stay below 60 lines each",
+        ),
+        neg="Functions may be longer than 60 lines",
+        wrong="Keep every file under 600 lines",
+    ),
+    dict(
+        kind="decision",
+        fact="validate webhook payloads with a hand-written schema in src/billing/schema.ts",
+        para=(
+            "webhook payloads are checked by a hand-written schema kept in src/billing/schema.ts",
+            "a hand-written schema in src/billing/schema.ts validates the webhook payloads",
+        ),
+        neg="do not validate webhook payloads with a hand-written schema in src/billing/schema.ts",
+        wrong="validate search queries with a hand-written schema in src/search/schema.ts",
+    ),
+    dict(
+        kind="decision",
+        fact="serialize cursor snapshots as JSON lines instead of one big array",
+        para=(
+            "cursor snapshots are written as JSON lines rather than a single large array",
+            "write cursor snapshots one JSON object per line, not as one big array",
+        ),
+        neg="cursor snapshots will not be serialized as JSON lines",
+        wrong="serialize metric snapshots as JSON lines instead of one big array",
+        swap="serialize cursor snapshots as one big array instead of JSON lines",
+    ),
+    dict(
+        kind="next_step",
+        fact="rename queueOptions to QueueSettings across src/jobs/",
+        para=(
+            "rename every queueOptions in src/jobs/ to QueueSettings",
+            "in src/jobs/, queueOptions becomes QueueSettings everywhere",
+        ),
+        neg="do not rename queueOptions to QueueSettings across src/jobs/",
+        wrong="rename cacheOptions to CacheSettings across src/cache/",
+    ),
+    dict(
+        kind="next_step",
+        fact="benchmark the HTTP router with 200 concurrent requests",
+        para=(
+            "run a benchmark of the HTTP router under 200 concurrent requests",
+            "load-test the HTTP router at 200 simultaneous requests",
+        ),
+        neg="skip benchmarking the HTTP router; 200 concurrent requests will not be tested",
+        wrong="benchmark the config loader with 200 concurrent requests",
+    ),
+)
+HELDOUT_BLOCKERS = (
+    (
+        "Error: oldText not found in src/auth/keys.ts (edit 17)",
+        "Error: oldText not found in src/auth/keys.ts (edit 71)",
+    ),
+    (
+        "error TS2345: Argument of type 'string' is not assignable to parameter of type "
+        "'number' (src/cache/policy.ts:33:18)",
+        "error TS2345: Argument of type 'string' is not assignable to parameter of type "
+        "'Date' (src/cache/policy.ts:33:18)",
+    ),
+    (
+        "FAIL tests/jobs.test.ts > retries a failed job: expected 1 to be 3",
+        "FAIL tests/jobs.test.ts > drops a failed job: expected 1 to be 0",
+    ),
+    (
+        "Error: Cannot find package 'zod' imported from src/config/schema.ts",
+        "Error: Cannot find package 'yaml' imported from src/config/loader.ts",
+    ),
+)
+HELDOUT_COMMANDS = (
+    ("npm test tests/jobs.test.ts", "npm test tests/job.test.ts"),
+    ("bun run typecheck", "bun run typecheck:strict"),
+    ("pnpm run build", "pnpm run build-storybook"),
+    ("npm test", "npm test -- --watch"),
+)
+HELDOUT_SUPERSEDED = (
+    dict(
+        old="cache tenant results in Redis for an hour",
+        new="cache tenant results in process memory for five minutes",
+        report="Replaced Redis caching of tenant results with a five-minute in-process cache",
+    ),
+    dict(
+        old="keep the lease lock keyed by request id",
+        new="key the lease lock by tenant id",
+        report="Superseded: keeping the lease lock keyed by request id (now keyed by tenant id)",
+    ),
+    dict(
+        old="put the new retry behaviour of the job queue behind a feature flag",
+        new="ship the new retry behaviour of the job queue without a flag",
+        report="Dropped the feature flag for the job queue's new retry behaviour",
+    ),
+    dict(
+        old="split the parser into a pure core and an I/O shell",
+        new="keep the parser in one module and test it through its public API",
+        report="Reverted the split of the parser into a pure core and an I/O shell",
+    ),
+)
+HELDOUT_FILES = (
+    ("src/auth/middleware.ts", "src/http/middleware.ts"),
+    ("src/jobs/scheduler.ts", "src/jobs/scheduler.spec.ts"),
+    ("src/search/analyzer.ts", "src/search/analyzers.ts"),
+    ("tests/jobs.test.ts", "tests/jobs.test.tsx"),
+    ("src/config/env.ts", "src/config/.env"),
+)

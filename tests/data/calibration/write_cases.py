@@ -1,0 +1,437 @@
+"""Writes the matcher calibration set (dev.jsonl, heldout.jsonl) from the hand-written banks.
+
+Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
+deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
+
+Each case is one JSON line::
+
+    {"schemaVersion": 1, "id", "split", "category", "fact": {"kind", "text", "status",
+     "attributes"}, "context": [text, ...], "label": "entailed" | "contradicted" | "absent"}
+
+``context`` is what the scorer sees: a SOBA capsule rendered exactly as the model sees it
+(soba_bench.session.capsule_text), optionally followed by retained-tail items (one string per
+item, as soba_bench.meter.soba.item_text renders them), or tail items alone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from soba_bench.session.capsule_text import capsule_text
+from tests.data.calibration import banks
+
+HERE = Path(__file__).parent
+SCHEMA_VERSION = 1
+SECTION_OF = {
+    "goal": "goal",
+    "constraint": "constraints",
+    "decision": "decisions",
+    "next_step": "nextSteps",
+}
+FILLER_FILES = ("src/index.ts", "README.md", "src/jobs/worker.ts", "src/search/indexer.ts")
+FILLER_COMPLETED = (
+    "repository interface extracted for the session store",
+    "Summary of this turn: edited src/jobs/worker.ts. Route parser registry span.",
+)
+
+
+def capsule(
+    state: dict[str, Any] | None = None,
+    read: tuple[str, ...] = (),
+    modified: tuple[str, ...] = (),
+    commands: tuple[str, ...] = (),
+    status: str = "unknown",
+) -> str:
+    """A capsule's text with the given portable state merged over a neutral base."""
+    base: dict[str, Any] = {
+        "goal": "Split the HTTP router into a pure core and an I/O shell",
+        "constraints": [],
+        "completed": [],
+        "inProgress": [],
+        "pending": [],
+        "decisions": [],
+        "blockers": [],
+        "nextSteps": [],
+    }
+    base.update(state or {})
+    return capsule_text(
+        {
+            "portableState": base,
+            "artifacts": {
+                "readFiles": list(read),
+                "modifiedFiles": list(modified),
+                "verificationCommands": list(commands),
+                "verificationStatus": status,
+            },
+        }
+    )
+
+
+def filler_state(kind: str, others: list[dict[str, Any]]) -> dict[str, Any]:
+    """Other facts of the bank in their sections, so a capsule is never nearly empty."""
+    state: dict[str, Any] = {"completed": list(FILLER_COMPLETED)}
+    for other in others:
+        section = SECTION_OF[other["kind"]]
+        if section == "goal":
+            if kind != "goal":
+                state["goal"] = other["fact"]
+        elif section == "decisions":
+            state.setdefault("decisions", []).append(
+                {"decision": other["fact"], "rationale": "it keeps the public API stable"}
+            )
+        else:
+            state.setdefault(section, []).append(other["fact"])
+    return state
+
+
+def with_fact(kind: str, text: str, state: dict[str, Any]) -> dict[str, Any]:
+    state = {k: list(v) if isinstance(v, list) else v for k, v in state.items()}
+    section = SECTION_OF[kind]
+    if section == "goal":
+        state["goal"] = text
+    elif section == "decisions":
+        state.setdefault("decisions", []).insert(0, {"decision": text, "rationale": None})
+    else:
+        state.setdefault(section, []).insert(0, text)
+    return state
+
+
+def tail_statement(kind: str, text: str) -> list[str]:
+    """How a fact of this kind appears in a retained tail: who says it, in what words."""
+    lead = {
+        "goal": "User: the task for this session: ",
+        "constraint": "User: one rule for this repository: ",
+        "decision": "Assistant: I decided to go with this: ",
+        "next_step": "Assistant: next I will ",
+    }[kind]
+    return [
+        "Please also look at src/jobs/worker.ts while you are there.",
+        lead + text[0].lower() + text[1:],
+        "Edit applied successfully to src/jobs/worker.ts",
+    ]
+
+
+def shuffled(text: str, rng: random.Random) -> str:
+    words = text.split()
+    for _ in range(20):
+        order = words[:]
+        rng.shuffle(order)
+        if order != words:
+            return " ".join(order)
+    return " ".join(reversed(words))
+
+
+class Writer:
+    def __init__(self, split: str, seed: int) -> None:
+        self.split = split
+        self.rng = random.Random(seed)
+        self.cases: list[dict[str, Any]] = []
+
+    def add(
+        self,
+        category: str,
+        kind: str,
+        text: str,
+        context: list[str],
+        label: str,
+        status: str = "active",
+        **attributes: Any,
+    ) -> None:
+        self.cases.append(
+            {
+                "schemaVersion": SCHEMA_VERSION,
+                "id": f"{self.split}-{len(self.cases) + 1:04d}",
+                "split": self.split,
+                "category": category,
+                "fact": {"kind": kind, "text": text, "status": status, "attributes": attributes},
+                "context": context,
+                "label": label,
+            }
+        )
+
+    def prose(self, items: tuple[dict[str, Any], ...]) -> None:
+        for i, item in enumerate(items):
+            kind, fact = item["kind"], item["fact"]
+            others = [o for j, o in enumerate(items) if j != i][i % 3 :: 4]
+            base = filler_state(kind, [o for o in others if o["kind"] != kind][:3])
+            cap = lambda text, b=base, k=kind: capsule(with_fact(k, text, b))  # noqa: E731
+            self.add("verbatim", kind, fact, [cap(fact)], "entailed")
+            self.add(
+                "verbatim", kind, fact, [capsule(base), *tail_statement(kind, fact)], "entailed"
+            )
+            self.add("paraphrase", kind, fact, [cap(item["para"][0])], "entailed")
+            self.add("paraphrase", kind, fact, tail_statement(kind, item["para"][1]), "entailed")
+            self.add("negation", kind, fact, [cap(item["neg"])], "contradicted")
+            self.add(
+                "negation",
+                kind,
+                fact,
+                [capsule(base), *tail_statement(kind, item["neg"])],
+                "contradicted",
+            )
+            self.add("wrong_subject", kind, fact, [cap(item["wrong"])], "absent")
+            self.add("shuffled", kind, fact, [cap(shuffled(fact, self.rng))], "absent")
+            if "swap" in item:
+                self.add("shuffled", kind, fact, [cap(item["swap"])], "contradicted")
+            self.add("absent", kind, fact, [capsule(base)], "absent")
+            self.add("absent", kind, fact, [*tail_statement(kind, others[0]["fact"])], "absent")
+
+    def blockers(self, items: tuple[tuple[str, str], ...]) -> None:
+        for i, (text, near) in enumerate(items):
+            other = items[(i + 1) % len(items)][0]
+            fixed = f"Fixed: {text}"
+            self.add(
+                "verbatim",
+                "blocker",
+                text,
+                [capsule({"blockers": [other, text]})],
+                "entailed",
+                status="open",
+            )
+            self.add(
+                "verbatim",
+                "blocker",
+                text,
+                ["$ npm run build", f"{text}\nexit status 1"],
+                "entailed",
+                status="open",
+            )
+            self.add(
+                "stale",
+                "blocker",
+                text,
+                [capsule({"completed": [fixed], "blockers": [other]})],
+                "contradicted",
+                status="open",
+            )
+            self.add(
+                "stale",
+                "blocker",
+                text,
+                [capsule({"blockers": [text]})],
+                "contradicted",
+                status="resolved",
+            )
+            self.add(
+                "stale",
+                "blocker",
+                text,
+                [capsule({"completed": [fixed], "blockers": [other]})],
+                "entailed",
+                status="resolved",
+            )
+            self.add(
+                "absent", "blocker", text, [capsule({"blockers": [other]})], "absent", status="open"
+            )
+            self.add(
+                "near_miss",
+                "blocker",
+                text,
+                [capsule({"blockers": [near]})],
+                "absent",
+                status="open",
+            )
+
+    def commands(self, items: tuple[tuple[str, str], ...]) -> None:
+        for command, near in items:
+            other = "npm run typecheck" if "typecheck" not in command else "npm run build"
+            for result, opposite in (("passed", "failed"), ("failed", "passed")):
+                attrs = {"command": command, "finalResult": result}
+                self.add(
+                    "verbatim",
+                    "verification",
+                    command,
+                    [capsule(commands=(other, command), status=result)],
+                    "entailed",
+                    **attrs,
+                )
+                self.add(
+                    "stale",
+                    "verification",
+                    command,
+                    [capsule(commands=(command,), status=opposite)],
+                    "contradicted",
+                    **attrs,
+                )
+            passed = {"command": command, "finalResult": "passed"}
+            failed = {"command": command, "finalResult": "failed"}
+            self.add(
+                "verbatim",
+                "verification",
+                command,
+                [f"Summary of this turn: `{command}` passes; `{other}` passes."],
+                "entailed",
+                **passed,
+            )
+            self.add(
+                "stale",
+                "verification",
+                command,
+                [f"Summary of this turn: `{command}` passes."],
+                "contradicted",
+                **failed,
+            )
+            self.add(
+                "verbatim",
+                "verification",
+                command,
+                [f"$ {command}", "FAIL  1 test failed\nexit status 1"],
+                "entailed",
+                **failed,
+            )
+            self.add(
+                "absent",
+                "verification",
+                command,
+                [capsule(commands=(other,), status="passed")],
+                "absent",
+                **passed,
+            )
+            self.add(
+                "near_miss",
+                "verification",
+                command,
+                [capsule(commands=(near,), status="passed")],
+                "absent",
+                **passed,
+            )
+
+    def superseded(self, items: tuple[dict[str, str], ...]) -> None:
+        for item in items:
+            old, new, report = item["old"], item["new"], item["report"]
+            decisions = [{"decision": old, "rationale": None}]
+            self.add(
+                "stale",
+                "decision",
+                old,
+                [capsule({"decisions": decisions})],
+                "contradicted",
+                status="superseded",
+            )
+            self.add(
+                "stale",
+                "decision",
+                old,
+                [
+                    capsule(
+                        {"decisions": [{"decision": new, "rationale": None}], "completed": [report]}
+                    )
+                ],
+                "entailed",
+                status="superseded",
+            )
+            self.add(
+                "stale",
+                "decision",
+                old,
+                [capsule({"completed": [report]})],
+                "contradicted",
+                status="active",
+            )
+            self.add(
+                "absent",
+                "decision",
+                old,
+                [capsule({"decisions": [{"decision": new, "rationale": None}]})],
+                "absent",
+                status="superseded",
+            )
+
+    def files(self, items: tuple[tuple[str, str], ...]) -> None:
+        for i, (path, near) in enumerate(items):
+            filler = FILLER_FILES[i % len(FILLER_FILES)]
+            for kind, same, other in (
+                ("file_modified", "modified", "read"),
+                ("file_read", "read", "modified"),
+            ):
+                self.add(
+                    "verbatim",
+                    kind,
+                    path,
+                    [capsule(**{same: (filler, path)})],
+                    "entailed",
+                    path=path,
+                )
+                self.add(
+                    "swapped_lists",
+                    kind,
+                    path,
+                    [capsule(**{other: (path,), same: (filler,)})],
+                    "contradicted",
+                    path=path,
+                )
+                self.add(
+                    "near_miss",
+                    kind,
+                    path,
+                    [capsule(**{same: (near, filler)})],
+                    "absent",
+                    path=path,
+                )
+            self.add(
+                "verbatim",
+                "file_modified",
+                path,
+                [
+                    f'edit {{"path": "{path}", "edits": [...]}}',
+                    f"Edit applied successfully to {path}",
+                ],
+                "entailed",
+                path=path,
+            )
+            self.add(
+                "verbatim",
+                "file_read",
+                path,
+                [f'read {{"path": "{path}"}}', "   1  export const x = 1;"],
+                "entailed",
+                path=path,
+            )
+            self.add("absent", "file_read", path, [capsule(read=(filler,))], "absent", path=path)
+
+    def write(self, path: Path) -> None:
+        text = "".join(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n" for c in self.cases)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+
+
+def build(split: str, seed: int, prose, blockers, commands, superseded, files) -> Writer:
+    writer = Writer(split, seed)
+    writer.prose(prose)
+    writer.blockers(blockers)
+    writer.commands(commands)
+    writer.superseded(superseded)
+    writer.files(files)
+    return writer
+
+
+def main() -> None:
+    dev = build(
+        "dev",
+        17,
+        banks.DEV_PROSE,
+        banks.DEV_BLOCKERS,
+        banks.DEV_COMMANDS,
+        banks.DEV_SUPERSEDED,
+        banks.DEV_FILES,
+    )
+    dev.write(HERE / "dev.jsonl")
+    if banks.HELDOUT_PROSE:
+        held = build(
+            "heldout",
+            1017,
+            banks.HELDOUT_PROSE,
+            banks.HELDOUT_BLOCKERS,
+            banks.HELDOUT_COMMANDS,
+            banks.HELDOUT_SUPERSEDED,
+            banks.HELDOUT_FILES,
+        )
+        held.write(HERE / "heldout.jsonl")
+
+
+if __name__ == "__main__":
+    main()

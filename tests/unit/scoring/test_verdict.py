@@ -1,0 +1,317 @@
+"""The default matcher (verdict), pinned: its accuracy on the labelled calibration set, the
+hard cases the bag-of-words matcher got wrong, and how retention counts a contradiction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soba_bench.corpora.truth import Fact, GroundTruth
+from soba_bench.errors import InputError, UnknownNameError
+from soba_bench.scoring import calibration
+from soba_bench.scoring.context import Context
+from soba_bench.scoring.match import PROSE_MATCHERS, MatchConfig
+from soba_bench.scoring.matchers import DEFAULT_MATCHER, MATCHERS, get_matcher
+from soba_bench.scoring.retention import score_view, summarize
+from soba_bench.scoring.timeline import Lifecycle, Timeline
+from soba_bench.scoring.verdict import Claim, judge
+from soba_bench.scoring.views import capsule_view, input_view
+from soba_bench.session.capsule_text import capsule_text
+from tests.builders import assistant
+from tests.unit.scoring.test_retention import capsule, entries
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
+
+
+def text(**state) -> str:
+    return capsule_text(capsule(**state))
+
+
+def verdict(kind: str, fact: str, *texts: str, **claim) -> str:
+    return judge(Claim(kind, fact, **claim), Context.from_texts(texts)).label
+
+
+@pytest.fixture(scope="module")
+def dev() -> list[calibration.Outcome]:
+    return calibration.run(get_matcher(), calibration.load_cases(DATA / "dev.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def heldout() -> list[calibration.Outcome]:
+    return calibration.run(get_matcher(), calibration.load_cases(DATA / "heldout.jsonl"))
+
+
+def test_the_calibration_set_has_every_category_and_enough_cases():
+    dev = calibration.load_cases(DATA / "dev.jsonl")
+    held = calibration.load_cases(DATA / "heldout.jsonl")
+    assert len(dev) >= 300 and len(held) >= 100
+    for cases in (dev, held):
+        assert {c.category for c in cases} == set(calibration.CATEGORIES)
+        assert {c.label for c in cases} == {"entailed", "contradicted", "absent"}
+    # No fact/context pair is in both splits.
+    key = lambda c: (c.claim, c.context)  # noqa: E731
+    assert not {key(c) for c in dev} & {key(c) for c in held}
+
+
+def test_the_default_matcher_reaches_90_percent_overall_and_on_every_hard_category(dev):
+    rows = {r.category: r for r in calibration.table(dev)}
+    assert rows["overall"].accuracy >= 0.90
+    for category in calibration.HARD:
+        assert rows[category].accuracy >= 0.90, (category, rows[category])
+    # Pinned figures (benchmarks/matcher_calibration.py prints them): a rule change that moves
+    # them must update this line and the README's table.
+    assert sum(o.correct for o in dev) == 356
+
+
+def test_the_held_out_split_is_reported_as_measured(heldout):
+    # Written after the rules were frozen: overall above 90 %, paraphrases far below (the
+    # known weakness of word rules, stated in tests/data/calibration/README.md).
+    rows = {r.category: r for r in calibration.table(heldout)}
+    assert rows["overall"].accuracy >= 0.90
+    assert sum(o.correct for o in heldout) == 191
+    assert rows["paraphrase"].accuracy == 0.5
+
+
+def test_the_old_matchers_fail_the_hard_categories_the_default_passes(dev):
+    fuzzy = {
+        r.category: r
+        for r in calibration.table(calibration.run(get_matcher("fuzzy"), [o.case for o in dev]))
+    }
+    for category in ("negation", "swapped_lists", "shuffled"):
+        assert fuzzy[category].accuracy == 0.0
+
+
+def test_a_negated_decision_is_contradicted_not_kept():
+    fact = "store session rows in SQLite behind a SessionRepository class"
+    negated = text(
+        decisions=[
+            {
+                "decision": "do not store session rows in SQLite behind a SessionRepository class",
+                "rationale": None,
+            }
+        ]
+    )
+    assert verdict("decision", fact, negated) == "contradicted"
+    assert verdict("decision", fact, text(decisions=[{"decision": fact}])) == "entailed"
+
+
+def test_fixed_open_blocker_is_contradicted_and_a_resolved_one_shown_open_too():
+    blocker = "Error: oldText not found in src/config/env.ts (edit 41)"
+    fixed = text(completed=[f"Fixed: {blocker}"])
+    assert verdict("blocker", blocker, fixed, state="current") == "contradicted"
+    assert verdict("blocker", blocker, fixed, state="stale") == "entailed"
+    assert verdict("blocker", blocker, text(blockers=[blocker]), state="stale") == "contradicted"
+    near = text(blockers=["Error: oldText not found in src/config/env.ts (edit 42)"])
+    assert verdict("blocker", blocker, near) == "absent"
+
+
+def test_a_failing_check_reported_as_passing_is_contradicted():
+    capsule_says_passed = text(commands=["npm test"], status="passed")
+    assert verdict("verification", "npm test", capsule_says_passed, result="failed") == (
+        "contradicted"
+    )
+    assert verdict("verification", "npm test", capsule_says_passed, result="passed") == "entailed"
+    tail = ["$ npm test", "FAIL  1 test failed\nexit status 1"]
+    assert verdict("verification", "npm test", *tail, result="failed") == "entailed"
+    assert verdict("verification", "npm test", "$ npm test -- --watch", result="failed") == (
+        "absent"
+    )
+
+
+def test_goal_with_another_subject_is_absent():
+    fact = "Add retries with exponential backoff to the billing webhooks"
+    other = text(goal="Add retries with exponential backoff to the search indexer")
+    assert verdict("goal", fact, other) == "absent"
+
+
+def test_read_and_modified_lists_swapped_are_contradicted():
+    swapped = text(read=["src/auth/claims.ts"], modified=["src/index.ts"])
+    assert verdict("file_modified", "src/auth/claims.ts", swapped) == "contradicted"
+    assert verdict("file_read", "src/auth/claims.ts", swapped) == "entailed"
+    assert verdict("file_read", "src/index.ts", swapped) == "contradicted"
+    assert verdict("file_modified", "src/auth/claim.ts", swapped) == "absent"  # a near miss
+
+
+def test_shuffled_words_are_absent_and_swapped_roles_contradicted():
+    fact = "key the tenant lock by tenant id instead of by request id"
+    salad = text(nextSteps=["of tenant id the by request lock by instead id tenant key"])
+    swap = text(nextSteps=["key the tenant lock by request id instead of by tenant id"])
+    assert verdict("decision", fact, salad) == "absent"
+    assert verdict("decision", fact, swap) == "contradicted"
+
+
+def test_paraphrases_of_decisions_constraints_and_next_steps_are_entailed():
+    pairs = (
+        (
+            "decision",
+            "use a monotonic clock for lease timeouts",
+            "lease timeouts are measured with a monotonic clock",
+        ),
+        (
+            "constraint",
+            "Never touch anything under src/legacy/",
+            "Do not edit or create files under src/legacy/",
+        ),
+        (
+            "next_step",
+            "document the job queue changes in docs/architecture.md",
+            "describe the job queue changes in docs/architecture.md",
+        ),
+    )
+    for kind, fact, para in pairs:
+        assert verdict(kind, fact, text(nextSteps=[para])) == "entailed", para
+
+
+def test_the_matcher_registry_lists_valid_names():
+    assert DEFAULT_MATCHER == "verdict" == MatchConfig().prose_matcher
+    assert set(MATCHERS.names()) == set(PROSE_MATCHERS)
+    with pytest.raises(
+        UnknownNameError, match="valid names: embedding, fuzzy, verdict, verdict-embedding"
+    ):
+        get_matcher("nli")
+
+
+def test_a_bad_calibration_line_names_file_line_field_and_value(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"schemaVersion": 1, "id": "x", "category": "verbatim", "fact": '
+        '{"kind": "goal", "text": "t"}, "context": ["t"], "label": "kept"}\n'
+    )
+    with pytest.raises(InputError, match=r"bad.jsonl:1: .*label.*kept.*expected entailed"):
+        calibration.load_cases(bad)
+
+
+# --- retention -------------------------------------------------------------------------------
+
+TRUTH = GroundTruth(
+    session="s",
+    session_id="s",
+    origin={},
+    facts=(
+        Fact(
+            "d1",
+            "decision",
+            "store session rows in SQLite behind a SessionRepository class",
+            introduced_at="e1",
+        ),
+        Fact(
+            "b1", "blocker", "npm ERR! missing script: typecheck", status="open", introduced_at="e2"
+        ),
+        Fact(
+            "f1",
+            "file_modified",
+            "src/auth/claims.ts",
+            introduced_at="e3",
+            attributes={"path": "src/auth/claims.ts"},
+        ),
+        Fact(
+            "v1",
+            "verification",
+            "npm test",
+            introduced_at="e4",
+            attributes={
+                "command": "npm test",
+                "finalResult": "failed",
+                "runs": [{"entryId": "e4", "result": "failed"}],
+            },
+        ),
+    ),
+)
+
+
+def scores(view):
+    lifecycle = Lifecycle(TRUTH, Timeline.of(entries(10)))
+    return score_view(TRUTH.facts, lifecycle, view, point=9, expect_before=9)
+
+
+def test_retention_counts_contradictions_against_the_capsule_not_as_kept():
+    wrong = capsule(
+        decisions=[
+            {
+                "decision": "session rows will not be stored in SQLite behind a "
+                "SessionRepository class",
+                "rationale": None,
+            }
+        ],
+        completed=["Fixed: npm ERR! missing script: typecheck"],
+        read=["src/auth/claims.ts"],
+        commands=["npm test"],
+        status="passed",
+    )
+    result = scores(capsule_view(wrong))
+    for kind in ("decision", "blocker", "file_modified", "verification"):
+        assert result[kind].found == 0, kind
+        assert len(result[kind].contradicted) == 1, kind
+        assert result[kind].contradiction == 1.0
+        assert result[kind].missed == []
+    summary = summarize(result)
+    assert summary["contradictedItems"] == 4 and summary["found"] == 0
+    # The earlier matcher counted all four as kept.
+    fuzzy = scores(capsule_view(wrong, MatchConfig(prose_matcher="fuzzy")))
+    assert (
+        sum(fuzzy[k].found for k in ("decision", "blocker", "file_modified", "verification")) == 4
+    )
+    assert summarize(fuzzy)["contradictedItems"] == 0
+
+
+def test_retention_finds_facts_stated_right_in_a_capsule_and_in_a_tail():
+    right = capsule(
+        decisions=[{"decision": "store session rows in SQLite behind a SessionRepository class"}],
+        blockers=["npm ERR! missing script: typecheck"],
+        modified=["src/auth/claims.ts"],
+        commands=["npm test"],
+        status="failed",
+    )
+    result = scores(capsule_view(right))
+    assert summarize(result)["found"] == 4 and summarize(result)["contradictedItems"] == 0
+    tail = input_view([assistant("Edit applied successfully to ./src/auth/claims.ts")])
+    assert scores(tail)["file_modified"].found == 1
+
+
+def test_verdict_embedding_recovers_a_paraphrase_the_rules_miss_and_keeps_their_verdicts():
+    fact = "Make the search indexer configurable per tenant"
+    para = text(goal="Let each tenant configure the search indexer separately")
+    assert verdict("goal", fact, para) == "absent"  # too few shared words for the rules
+    matcher = get_matcher("verdict-embedding")
+    assert matcher.judge(Claim("goal", fact), Context.from_texts([para])).label == "entailed"
+    negated = text(goal="The search indexer will not be made configurable per tenant")
+    assert matcher.judge(Claim("goal", fact), Context.from_texts([negated])).label == (
+        "contradicted"
+    )
+    salad = text(goal="tenant the per configurable indexer Make search")
+    assert matcher.judge(Claim("goal", fact), Context.from_texts([salad])).label == "absent"
+
+
+def test_a_stale_cue_in_another_clause_does_not_report_the_fact_as_over():
+    fact = "Milestone 1: all billing webhooks tests green after the refactor"
+    error = "error TS2322: Type 'string' is not assignable to type 'number'"
+    line = f"milestone: {fact}; completed: Fixed: {error}"
+    assert verdict("checkpoint", fact, "Checkpoint line follows.", line) == "entailed"
+    assert verdict("blocker", error, line) == "contradicted"  # open, but shown as fixed
+    # A negation spread over the clauses that speak of the fact still counts.
+    fact = "benchmark the HTTP router with 200 concurrent requests"
+    negated = "skip benchmarking the HTTP router; 200 concurrent requests will not be tested"
+    assert verdict("next_step", fact, negated) == "contradicted"
+
+
+def test_a_file_read_and_modified_listed_under_modified_is_kept():
+    facts = (
+        Fact("r", "file_read", "src/a.ts", introduced_at="e1", attributes={"path": "src/a.ts"}),
+        Fact("m", "file_modified", "src/a.ts", introduced_at="e2", attributes={"path": "src/a.ts"}),
+        Fact("o", "file_read", "src/b.ts", introduced_at="e3", attributes={"path": "src/b.ts"}),
+    )
+    truth = GroundTruth(session="s", session_id="s", origin={}, facts=facts)
+    lifecycle = Lifecycle(truth, Timeline.of(entries(10)))
+    view = capsule_view(capsule(modified=["src/a.ts", "src/b.ts"]))
+    result = score_view(facts, lifecycle, view, point=9, expect_before=9)
+    assert result["file_read"].found == 1  # src/a.ts: it was modified too
+    assert result["file_read"].contradicted == ["src/b.ts"]  # only read, listed as modified
+
+
+def test_a_failed_status_over_several_commands_does_not_contradict_a_passing_one():
+    several = text(commands=["npm test", "npm run build"], status="failed")
+    assert verdict("verification", "npm run build", several, result="passed") == "absent"
+    assert verdict("verification", "npm test", several, result="failed") == "entailed"
+    alone = text(commands=["npm run build"], status="failed")
+    assert verdict("verification", "npm run build", alone, result="passed") == "contradicted"
