@@ -256,14 +256,9 @@ def summarize(scores: dict[str, KindScore]) -> dict[str, Any]:
     }
 
 
-# Per-fact outcomes, for tools that show one moment fact by fact (the drill-down viewer).
-KEPT, MISSED, STALE, CONTRADICTED, SUPERSEDED_DROPPED = (
-    "kept",
-    "missed",
-    "stale",
-    "contradicted",
-    "dropped_stale",
-)
+# Per-fact outcomes, for tools that show one moment fact by fact (the drill-down viewer);
+# a contradicted fact's outcome is the verdict's own name (CONTRADICTED).
+KEPT, MISSED, STALE, SUPERSEDED_DROPPED = ("kept", "missed", "stale", "dropped_stale")
 
 
 @dataclass(frozen=True)
@@ -293,7 +288,7 @@ def fact_outcomes(
     for kind, score in scores.items():
         pending[(kind, MISSED)] = list(score.missed)
         pending[(kind, STALE)] = list(score.stale)
-        pending[(kind, CONTRADICTED)] = list(getattr(score, "contradicted", ()))
+        pending[(kind, CONTRADICTED)] = list(score.contradicted)
 
     def take(kind: str, label: str, text: str) -> bool:
         bucket = pending[(kind, label)]

@@ -18,7 +18,7 @@ from tests.integration.sweeps import cli
 
 DEFECTS = ("verbatim", "drop_goal", "drop_blockers", "paraphrase")
 SEED = 1000  # the planted-power benchmark's first seed
-SESSIONS = 8
+SESSIONS = 10  # the gate needs at least 9 paired sessions for its default tests
 # The benchmark's small window: every session compacts several times.
 ENGINE = [
     "engine.contextWindow=32000",
