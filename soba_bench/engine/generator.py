@@ -81,6 +81,7 @@ class CapsuleGenerator:
             gen.snapshot.hardLimit,
             blocking,
             gen.activated_skills,
+            gen.span,
         )
         return draft, validation
 
