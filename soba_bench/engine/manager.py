@@ -182,6 +182,7 @@ class ContextManager(ManagerEntryPoints):
             lambda i: branch.item_tokens(start + i),
             branch.tool_positions,
             start,
+            branch.token_sums,
         )
         span = self._span_digest(start, start + cut)
         if span is not None:

@@ -8,6 +8,7 @@ last Russian pattern practically never matches), and ``.`` stops at line termina
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,14 +159,21 @@ def reconcile_structured_state(
     lexicon: Lexicon | None = None,
     *,
     facts: list[Clarification] | None = None,
+    superseded: Callable[[str], bool] | None = None,
 ) -> dict[str, Any]:
     """A new portable state with answered clarifications applied (or ``state`` unchanged).
-    ``facts``, when given, are the span's answered clarifications already collected."""
+    ``facts``, when given, are the span's answered clarifications already collected, and
+    ``superseded`` answers :func:`is_superseded_wait` for them (e.g. remembering answers)."""
     if facts is None:
         facts = answered_clarifications(source_items)
     if not facts:
         return state
     lexicon = lexicon or Lexicon()
+    if superseded is None:
+
+        def superseded(value: str) -> bool:
+            return is_superseded_wait(value, facts, lexicon)
+
     decisions = list(state["decisions"])
     for fact in facts:
         decision = f"Clarification answered: {fact.question} → {fact.answer}"
@@ -173,7 +181,7 @@ def reconcile_structured_state(
             decisions.append({"decision": decision, "rationale": "Structured ask_user response"})
 
     def keep(values: list[str]) -> list[str]:
-        return [v for v in values if not is_superseded_wait(v, facts, lexicon)]
+        return [v for v in values if not superseded(v)]
 
     return {
         **state,

@@ -26,7 +26,7 @@ from typing import Any
 
 from soba_bench.engine.artifacts import ArtifactScan, parse_arguments, parse_checkpoint_facts
 from soba_bench.engine.failures import tool_failure_output
-from soba_bench.engine.reducer import ClarificationScan
+from soba_bench.engine.reducer import ClarificationScan, Lexicon, is_superseded_wait
 from soba_bench.engine.strategies.deterministic import (
     LIST_CAP,
     _contains_any,
@@ -44,6 +44,7 @@ from soba_bench.session import entries as E
 _NEWEST_BLOCKERS = 5  # the deterministic strategy's blockers per span
 _SOURCE_BLOCKERS = 3  # the validator's lost_blocker check
 _NEXT_STEPS_FROM_ITEMS = 5
+_LEXICON = Lexicon()
 
 
 class SpanDigest:
@@ -81,6 +82,8 @@ class SpanDigest:
         self._calls: dict[Any, tuple[int, Any]] = {}  # call id -> (first position, as seen)
         self._outputs: dict[Any, None] = {}
         self._messages = 0
+        self._superseded: dict[str, bool] = {}
+        self._superseded_facts = 0
 
     def matches(self, branch: Any, start: int, stop: int) -> bool:
         """Whether this digest can grow into the span ``entries[start:stop]``."""
@@ -242,6 +245,21 @@ class SpanDigest:
 
     def source_blockers(self) -> list[str]:
         return list(reversed(self._source_failures))
+
+    def superseded(self, value: str) -> bool:
+        """:func:`is_superseded_wait` against this span's answered clarifications (default
+        lexicon), remembered until a new clarification joins: a failing compaction asks
+        about the same few state values at every barrier."""
+        facts = self.clarifications.facts
+        if not isinstance(value, str):  # SOBA throws on these; let the reference throw too
+            return is_superseded_wait(value, facts, _LEXICON)
+        if self._superseded_facts != len(facts):
+            self._superseded_facts = len(facts)
+            self._superseded.clear()
+        answer = self._superseded.get(value)
+        if answer is None:
+            answer = self._superseded[value] = is_superseded_wait(value, facts, _LEXICON)
+        return answer
 
     def tool_call_boundary(self, kept: list[dict[str, Any]]) -> str | None:
         kept_calls, kept_outputs = call_ids(kept, E.CALL_TYPES), call_ids(kept, E.OUTPUT_TYPES)

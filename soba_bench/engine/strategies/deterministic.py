@@ -253,6 +253,7 @@ class DeterministicStrategy:
             ),
             gen.source_items,
             facts=span.clarifications.facts if span else None,
+            superseded=span.superseded if span else None,
         )
         artifacts = span.artifacts.ledger() if span else extract_artifacts(gen.source_items)
         return Draft(
