@@ -102,13 +102,21 @@ def _parse_cached(arguments: str) -> Any:
         return ValueError(str(exc))
 
 
-def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) -> dict[str, Any]:
-    """The ledger of the deterministic strategy, or (``portable=True``) of portable_only,
-    which drops the ``check`` keyword, shell calls and checkpoint summaries."""
-    keywords = PORTABLE_KEYWORDS if portable else DETERMINISTIC_KEYWORDS
-    read, modified, commands, summaries = OrderedSet(), OrderedSet(), OrderedSet(), OrderedSet()
-    status = "unknown"
-    for item in items:
+class ArtifactScan:
+    """The artifact ledger built one item at a time, so a span that only grows at its end
+    (a compaction that keeps failing) is never re-read: :func:`extract_artifacts` feeds a
+    whole span, the engine's span digest feeds only the entries that joined it."""
+
+    def __init__(self, *, portable: bool = False) -> None:
+        self.portable = portable
+        self.keywords = PORTABLE_KEYWORDS if portable else DETERMINISTIC_KEYWORDS
+        self.read, self.modified = OrderedSet(), OrderedSet()
+        self.commands, self.summaries = OrderedSet(), OrderedSet()
+        self.status = "unknown"
+
+    def feed(self, item: dict[str, Any]) -> None:
+        """Add one item; raises exactly where SOBA's extraction throws."""
+        portable, keywords = self.portable, self.keywords
         kind = item.get("type")
         if kind == "function_call":
             try:
@@ -118,35 +126,47 @@ def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) ->
                     raise TypeError("Cannot read properties of null")
                 path = args.get("path") if isinstance(args, dict) else None
                 if name == "read" and js_truthy(path):
-                    read.add(path)
+                    self.read.add(path)
                 if name in ("write", "edit") and js_truthy(path):
-                    modified.add(path)
+                    self.modified.add(path)
                 command = args.get("command") if isinstance(args, dict) else None
                 if (
                     name == "bash"
                     and js_truthy(command)
                     and any(js_includes(command, k) for k in keywords)
                 ):
-                    commands.add(command)
+                    self.commands.add(command)
                 if name == "checkpoint" and not portable:
                     facts = parse_checkpoint_facts(args)
                     if facts is not None:
-                        summaries.add(checkpoint_summary(facts))
+                        self.summaries.add(checkpoint_summary(facts))
             except (ValueError, TypeError, RecursionError):
                 pass  # SOBA ignores calls whose arguments do not parse
         elif kind == "local_shell_call" and not portable:
             command = item.get("command")
             if any(js_includes(command, k) for k in keywords):
-                commands.add(command)
+                self.commands.add(command)
         elif kind == "local_shell_call_output" and "exit_code" in item:
             code = item["exit_code"]
-            status = "passed" if (code == 0 and code is not False) else "failed"
-    ledger = {
-        "readFiles": read.values,
-        "modifiedFiles": modified.values,
-        "verificationCommands": commands.values,
-        "verificationStatus": status,
-    }
-    if not portable:
-        ledger["checkpointSummaries"] = summaries.values
-    return ledger
+            self.status = "passed" if (code == 0 and code is not False) else "failed"
+
+    def ledger(self) -> dict[str, Any]:
+        """The ledger so far, in fresh lists (the scan may go on growing)."""
+        ledger = {
+            "readFiles": list(self.read.values),
+            "modifiedFiles": list(self.modified.values),
+            "verificationCommands": list(self.commands.values),
+            "verificationStatus": self.status,
+        }
+        if not self.portable:
+            ledger["checkpointSummaries"] = list(self.summaries.values)
+        return ledger
+
+
+def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) -> dict[str, Any]:
+    """The ledger of the deterministic strategy, or (``portable=True``) of portable_only,
+    which drops the ``check`` keyword, shell calls and checkpoint summaries."""
+    scan = ArtifactScan(portable=portable)
+    for item in items:
+        scan.feed(item)
+    return scan.ledger()

@@ -64,6 +64,8 @@ class LiveBranch:
         # call_id -> (call positions, output positions), both ascending: the cut point asks
         # "does this cut separate a call from its output" without re-reading the window.
         self._tool_positions: dict[object, tuple[list[int], list[int]]] = {}
+        # positions of user/assistant messages, ascending: cut points can only fall there
+        self.message_positions: list[int] = []
         for entry in entries or []:
             self.append(entry)
 
@@ -87,6 +89,8 @@ class LiveBranch:
             tokens = self.meter.count_item(item)
             self._historical += tokens
             kind = item.get("type")
+            if E.is_user_or_assistant_message(item):
+                self.message_positions.append(index)
             if kind in E.CALL_TYPES or kind in E.OUTPUT_TYPES:
                 slot = self._tool_positions.setdefault(call_key(item.get("call_id")), ([], []))
                 slot[0 if kind in E.CALL_TYPES else 1].append(index)
@@ -146,6 +150,11 @@ class LiveBranch:
 
     def tool_positions(self, key: object) -> tuple[list[int], list[int]]:
         return self._tool_positions.get(key, _NO_POSITIONS)
+
+    @property
+    def token_sums(self) -> tuple[list[int], list[int]]:
+        """Item-token prefix sums and message positions, for :func:`find_cut_point`."""
+        return self._prefix, self.message_positions
 
     def item_tokens(self, index: int) -> int:
         return self._prefix[index + 1] - self._prefix[index]

@@ -9,7 +9,7 @@ the window and the backwards walk stops after the kept tail.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 
 from soba_bench.meter import get_meter
@@ -147,10 +147,12 @@ def find_cut_point(
     tokens_of: Callable[[int], int] | None = None,
     positions: Positions | None = None,
     offset: int = 0,
+    sums: tuple[list[int], list[int]] | None = None,
 ) -> int:
     """Index of the first entry to keep; entries before it are compacted. ``positions``
     (optional) indexes tool calls and outputs by call id in a larger sequence that holds
-    ``entries`` at ``offset``; it only makes the search faster."""
+    ``entries`` at ``offset``; ``sums`` (optional) are that sequence's token prefix sums and
+    the sorted positions of its user/assistant messages. Both only make the search faster."""
     if not entries:
         return 0
     if tokens_of is None:
@@ -160,6 +162,10 @@ def find_cut_point(
             return meter.count_item(entries[i].item)
 
     window = _Window(entries, tokens_of, positions, offset)
+    if sums is not None:
+        found = _walk_stop(entries, keep_recent_tokens, sums, offset)
+        if found is not None:
+            return _cut_at(window, keep_recent_tokens, found)
     accumulated = 0
     last_allowed = -1
     for index in range(len(entries) - 1, -1, -1):
@@ -170,10 +176,7 @@ def find_cut_point(
             last_allowed = index
         accumulated += tokens_of(index)
         if accumulated >= keep_recent_tokens and last_allowed >= 0:
-            if last_allowed > 0 and not window.splits_at(last_allowed):
-                return last_allowed
-            batch = window.tool_batch_cut(keep_recent_tokens)
-            return batch if batch is not None else last_allowed
+            return _cut_at(window, keep_recent_tokens, last_allowed)
     if last_allowed >= 0:
         return last_allowed
     if accumulated >= keep_recent_tokens:
@@ -181,3 +184,36 @@ def find_cut_point(
         if batch is not None:
             return batch
     return len(entries)
+
+
+def _cut_at(window: _Window, keep_recent_tokens: float, last_allowed: int) -> int:
+    if last_allowed > 0 and not window.splits_at(last_allowed):
+        return last_allowed
+    batch = window.tool_batch_cut(keep_recent_tokens)
+    return batch if batch is not None else last_allowed
+
+
+def _walk_stop(
+    entries: Sequence[Entry],
+    keep_recent_tokens: float,
+    sums: tuple[list[int], list[int]],
+    offset: int,
+) -> int | None:
+    """Where the backwards walk of :func:`find_cut_point` stops (its ``last_allowed``),
+    found by bisection instead of walking the kept tail; None when the walk would not stop
+    early (the caller walks instead). Item tokens are never negative, so the tokens from
+    an index to the end only shrink as the index grows."""
+    prefix, messages = sums
+    n = len(entries)
+    end = offset + n
+    target = prefix[end] - keep_recent_tokens
+    # the largest index whose tokens-to-the-end reach keepRecentTokens
+    stop = bisect_right(prefix, target, offset, end) - 1 - offset
+    if stop < 0 or entries[stop].item is None:
+        return None  # the window never reaches the budget (or an edge): walk it
+    first = bisect_left(messages, offset + stop)
+    if first < len(messages) and messages[first] < end:
+        return messages[first] - offset  # the oldest message already walked past
+    if first == 0 or messages[first - 1] < offset:
+        return None  # no message in the window: the walk runs to its end
+    return messages[first - 1] - offset  # the walk goes on to the next older message

@@ -87,6 +87,7 @@ class CapsuleGenerator:
             gen.snapshot.hardLimit,
             blocking,
             gen.activated_skills,
+            gen.span,
         )
         return draft, validation
 

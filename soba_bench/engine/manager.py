@@ -28,6 +28,7 @@ from soba_bench.engine.memory import capsule_to_memory, should_mirror
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.engine.policy import USER_REQUEST, TriggerPolicy
 from soba_bench.engine.snapshot import ContextMeter, ContextSnapshot
+from soba_bench.engine.span import SpanDigest
 from soba_bench.engine.strategies.base import GenerationInput, Strategy
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.engine.variants import EngineVariant, get_variant
@@ -39,6 +40,11 @@ log = logging.getLogger("soba_bench.engine.manager")
 
 class ContextManager(ManagerEntryPoints):
     """Owns the meter, the policy and the generator for one branch."""
+
+    # True: an attempt reads only the entries that joined its span since the last attempt
+    # (engine/span.py). False: the reference path, every attempt re-reads its whole span as
+    # SOBA does; same outcomes, kept for the property tests that compare the two.
+    incremental_spans = True
 
     def __init__(
         self,
@@ -75,6 +81,7 @@ class ContextManager(ManagerEntryPoints):
         self._sequence = 0
         self._lock = threading.Lock()
         self._rng = random.Random(seed)
+        self._span: SpanDigest | None = None
 
     # ── measuring ───────────────────────────────────────────────────────────────
     def get_snapshot(
@@ -175,10 +182,16 @@ class ContextManager(ManagerEntryPoints):
             lambda i: branch.item_tokens(start + i),
             branch.tool_positions,
             start,
+            branch.token_sums,
         )
-        compacted = [e for e in window[:cut] if e.item is not None]
+        span = self._span_digest(start, start + cut)
+        if span is not None:
+            source_ids, source_items = list(span.ids), list(span.items)
+        else:
+            compacted = [e for e in window[:cut] if e.item is not None]
+            source_ids, source_items = [e.id for e in compacted], [e.item for e in compacted]
         kept = [e for e in window[cut:] if e.item is not None]
-        if not compacted:
+        if not source_items:
             return self._outcome(
                 plan,
                 O.SKIPPED,
@@ -189,10 +202,10 @@ class ContextManager(ManagerEntryPoints):
         gen = GenerationInput(
             session_id=branch.session_id,
             branch_index=branch,
-            source_entry_ids=[e.id for e in compacted],
-            source_items=[e.item for e in compacted],
+            source_entry_ids=source_ids,
+            source_items=source_items,
             kept_items=[e.item for e in kept],
-            first_compacted_entry_id=compacted[0].id,
+            first_compacted_entry_id=source_ids[0],
             first_kept_entry_id=kept[0].id if kept else "root",
             trigger=plan.trigger,
             snapshot=plan.snapshot,
@@ -200,6 +213,7 @@ class ContextManager(ManagerEntryPoints):
             previous_state=previous.data.get("portableState") if previous else None,
             custom_instructions=plan.customInstructions,
             compatibility_key=self.meter.compatibility_key,
+            span=span,
         )
         kept_tokens = branch.tokens_from(start + cut)
         try:
@@ -231,6 +245,18 @@ class ContextManager(ManagerEntryPoints):
             return self._outcome(
                 plan, O.FAILED, ctx, "Capsule generation failed", error=_error_text(exc)
             )
+
+    def _span_digest(self, start: int, stop: int) -> SpanDigest | None:
+        """The digest of ``entries[start:stop]``, grown from the previous attempt's when the
+        span only gained entries at its end (None on the reference path, or when an item
+        makes an extraction throw: then the reference path reproduces SOBA's failure)."""
+        if not self.incremental_spans:
+            return None
+        span = self._span
+        if span is None or not span.matches(self.branch, start, stop):
+            span = self._span = SpanDigest(self.branch, start, self.branch.last_capsule_index)
+        span.extend_to(stop)
+        return None if span.broken else span
 
     def _conclude(
         self, plan: CompactionPlan, ctx: AttemptContext, result, fallback: bool

@@ -8,6 +8,7 @@ last Russian pattern practically never matches), and ``.`` stops at line termina
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,25 +88,29 @@ def _parse_call(arguments: Any) -> tuple[str, tuple[tuple[str, str], ...]] | Non
     return js_trim(question), kept
 
 
-def answered_clarifications(items: list[dict[str, Any]]) -> list[Clarification]:
-    calls: dict[Any, tuple[str, tuple[tuple[str, str], ...]]] = {}
-    facts: list[Clarification] = []
-    for item in items:
+class ClarificationScan:
+    """Answered ``ask_user`` calls, collected one item at a time."""
+
+    def __init__(self) -> None:
+        self.calls: dict[Any, tuple[str, tuple[tuple[str, str], ...]]] = {}
+        self.facts: list[Clarification] = []
+
+    def feed(self, item: dict[str, Any]) -> None:
         kind = item.get("type")
         if kind == "function_call" and item.get("name") == "ask_user":
             call = _parse_call(item.get("arguments"))
             if call is not None:
-                calls[item.get("call_id")] = call
-            continue
+                self.calls[item.get("call_id")] = call
+            return
         if kind != "function_call_output":
-            continue
-        call = calls.get(item.get("call_id"))
+            return
+        call = self.calls.get(item.get("call_id"))
         output = item.get("output")
         if call is None or not isinstance(output, str):
-            continue
+            return
         match = _ANSWER.match(js_trim(output))
         if not match or not match.group(1):
-            continue
+            return
         answer = js_trim(match.group(1))
         if match.group(2):
             answer += "; " + js_trim(match.group(2))
@@ -113,8 +118,14 @@ def answered_clarifications(items: list[dict[str, Any]]) -> list[Clarification]:
         fact_text = " ".join(
             [question, answer, *[w for o in options for w in (o[0].replace("_", " "), o[1])]]
         )
-        facts.append(Clarification(question, options, answer, tuple(_tokens(fact_text))))
-    return facts
+        self.facts.append(Clarification(question, options, answer, tuple(_tokens(fact_text))))
+
+
+def answered_clarifications(items: list[dict[str, Any]]) -> list[Clarification]:
+    scan = ClarificationScan()
+    for item in items:
+        scan.feed(item)
+    return scan.facts
 
 
 def _tokens(text: str) -> list[str]:
@@ -143,13 +154,26 @@ def is_superseded_wait(value: str, facts: list[Clarification], lexicon: Lexicon)
 
 
 def reconcile_structured_state(
-    state: dict[str, Any], source_items: list[dict[str, Any]], lexicon: Lexicon | None = None
+    state: dict[str, Any],
+    source_items: list[dict[str, Any]],
+    lexicon: Lexicon | None = None,
+    *,
+    facts: list[Clarification] | None = None,
+    superseded: Callable[[str], bool] | None = None,
 ) -> dict[str, Any]:
-    """A new portable state with answered clarifications applied (or ``state`` unchanged)."""
-    facts = answered_clarifications(source_items)
+    """A new portable state with answered clarifications applied (or ``state`` unchanged).
+    ``facts``, when given, are the span's answered clarifications already collected, and
+    ``superseded`` answers :func:`is_superseded_wait` for them (e.g. remembering answers)."""
+    if facts is None:
+        facts = answered_clarifications(source_items)
     if not facts:
         return state
     lexicon = lexicon or Lexicon()
+    if superseded is None:
+
+        def superseded(value: str) -> bool:
+            return is_superseded_wait(value, facts, lexicon)
+
     decisions = list(state["decisions"])
     for fact in facts:
         decision = f"Clarification answered: {fact.question} → {fact.answer}"
@@ -157,7 +181,7 @@ def reconcile_structured_state(
             decisions.append({"decision": decision, "rationale": "Structured ask_user response"})
 
     def keep(values: list[str]) -> list[str]:
-        return [v for v in values if not is_superseded_wait(v, facts, lexicon)]
+        return [v for v in values if not superseded(v)]
 
     return {
         **state,

@@ -96,24 +96,28 @@ def _skill_key(skill: dict[str, Any]) -> str:
     )
 
 
-def tool_call_boundary(source: list[dict], kept: list[dict]) -> str | None:
-    def ids(items: list[dict], kinds: frozenset) -> dict:
-        return {item.get("call_id"): None for item in items if item.get("type") in kinds}
+def compacted_call_kept_output(call_id: Any) -> str:
+    return f'Tool call "{js_string(call_id)}" is in compacted items but its output is in kept items'
 
-    source_calls, source_outputs = ids(source, E.CALL_TYPES), ids(source, E.OUTPUT_TYPES)
-    kept_calls, kept_outputs = ids(kept, E.CALL_TYPES), ids(kept, E.OUTPUT_TYPES)
+
+def kept_call_compacted_output(call_id: Any) -> str:
+    return f'Tool call "{js_string(call_id)}" is in kept items but its output is in compacted items'
+
+
+def call_ids(items: list[dict], kinds: frozenset) -> dict:
+    """The call ids of ``items`` of the given kinds, in first-seen order (a JS Set)."""
+    return {item.get("call_id"): None for item in items if item.get("type") in kinds}
+
+
+def tool_call_boundary(source: list[dict], kept: list[dict]) -> str | None:
+    source_calls, source_outputs = call_ids(source, E.CALL_TYPES), call_ids(source, E.OUTPUT_TYPES)
+    kept_calls, kept_outputs = call_ids(kept, E.CALL_TYPES), call_ids(kept, E.OUTPUT_TYPES)
     for call_id in source_calls:
         if call_id in kept_outputs:
-            return (
-                f'Tool call "{js_string(call_id)}" is in compacted items but its output is '
-                "in kept items"
-            )
+            return compacted_call_kept_output(call_id)
     for call_id in kept_calls:
         if call_id in source_outputs:
-            return (
-                f'Tool call "{js_string(call_id)}" is in kept items but its output is in '
-                "compacted items"
-            )
+            return kept_call_compacted_output(call_id)
     return None
 
 
@@ -125,9 +129,12 @@ def validate_draft(
     hard_limit: float,
     is_blocking: bool,
     required_skills: list[dict[str, Any]],
+    span=None,
 ) -> ValidationResult:
     """SOBA's ``CapsuleValidator.validate``. ``branch`` answers ``index_of(id)`` for the
-    whole active branch (SOBA passes every branch entry id)."""
+    whole active branch (SOBA passes every branch entry id). ``span``, when given, is the
+    engine's :class:`~soba_bench.engine.span.SpanDigest` of ``source_items``: its blockers,
+    verification flag and call ids were collected as the span grew, so nothing re-reads it."""
     errors: list[Finding] = []
     warnings: list[Finding] = []
     state, artifacts, provenance = draft.portableState, draft.artifacts, draft.provenance
@@ -152,14 +159,16 @@ def validate_draft(
                 )
             )
     blockers = state.get("blockers", [])
-    for blocker in source_blockers(source_items):
+    newest_blockers = span.source_blockers() if span else source_blockers(source_items)
+    for blocker in newest_blockers:
         if not any(blocker in b for b in blockers if isinstance(b, str)):
             errors.append(
                 Finding(
                     LOST_BLOCKER, f'Active blocker lost in capsule: "{js_slice(blocker, 0, 100)}"'
                 )
             )
-    if has_failed_verification(source_items) and artifacts.get("verificationStatus") != "failed":
+    failed = span.failed_verification if span else has_failed_verification(source_items)
+    if failed and artifacts.get("verificationStatus") != "failed":
         errors.append(
             Finding(LOST_FAILED_VERIFICATION, "Failed verification status lost in capsule")
         )
@@ -195,7 +204,10 @@ def validate_draft(
                 f"({js_number(hard_limit)})",
             )
         )
-    boundary = tool_call_boundary(source_items, kept_items)
+    if span:
+        boundary = span.tool_call_boundary(kept_items)
+    else:
+        boundary = tool_call_boundary(source_items, kept_items)
     if boundary:
         errors.append(Finding(TOOL_CALL_BOUNDARY, boundary))
 

@@ -189,7 +189,7 @@ class Replayer(ProviderSteps):
                 new_events=self.engine.events.events[events_before:],
                 wall_ms=wall_ms,
             )
-            self.trace.outcomes.append(result.outcome)
+            self.trace.keep_outcome(result.outcome)
         self.trace.barriers.append(
             BarrierRecord(
                 index,

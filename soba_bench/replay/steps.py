@@ -95,7 +95,7 @@ class ProviderSteps:
             wall_ms=wall_ms,
         )
         attempt["command"] = "/compact"
-        self.trace.outcomes.append(outcome)
+        self.trace.keep_outcome(outcome)
         self.trace.barriers.append(
             BarrierRecord(
                 index,

@@ -4,7 +4,7 @@ events, the capsules and a summary. Lines use the conformance format's field nam
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from soba_bench.engine.outcome import COMPLETED
@@ -57,6 +57,7 @@ class ReplayTrace:
     barriers: list[BarrierRecord] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     capsules: list[dict[str, Any]] = field(default_factory=list)
+    # every attempt's outcome; a rejected draft is not kept (see keep_outcome)
     outcomes: list[Any] = field(default_factory=list)
     entries: list[Any] = field(default_factory=list)  # the replayed session's tree entries
     stats: dict[str, Any] = field(default_factory=dict)
@@ -65,6 +66,15 @@ class ReplayTrace:
     @property
     def attempts(self) -> list[dict[str, Any]]:
         return [b.attempt for b in self.barriers if b.attempt is not None]
+
+    def keep_outcome(self, outcome: Any) -> None:
+        """Record an attempt's outcome. Drafts of attempts that appended nothing are
+        dropped: each names every compacted entry id, and a compaction that fails at every
+        barrier would otherwise hold one such list per attempt (quadratic memory, issue 18).
+        The attempt's line already carries what the decisions file needs."""
+        if outcome.status != COMPLETED and outcome.draft is not None:
+            outcome = replace(outcome, draft=None)
+        self.outcomes.append(outcome)
 
     def summary(self) -> dict[str, Any]:
         attempts = self.attempts

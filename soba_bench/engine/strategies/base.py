@@ -34,6 +34,8 @@ class GenerationInput:
     previous_state: dict[str, Any] | None = None
     custom_instructions: str | None = None
     compatibility_key: str | None = None
+    # The engine's SpanDigest of source_items (None: strategies read the span themselves).
+    span: Any = None
 
 
 @dataclass

@@ -194,25 +194,33 @@ def deterministic_state(
     previous: dict[str, Any] | None,
     *,
     newest_blockers_first: bool = False,
+    span=None,
 ) -> dict[str, Any]:
-    """The rolled portable state before the ask_user reducer."""
+    """The rolled portable state before the ask_user reducer. ``span``, when given, is the
+    engine's :class:`~soba_bench.engine.span.SpanDigest` of ``items``: it answers each
+    per-span extraction below from what it collected as the span grew, with the same result."""
     prev = previous or {}
-    checkpoints = extract_checkpoints(items)
-    completed = _unique([*prev.get("completed", []), *_completed(items, checkpoints)])
-    pending = [
-        p for p in _unique([*prev.get("pending", []), *_pending(checkpoints)]) if p not in completed
-    ]
-    next_steps = _unique([*_next_steps(items, checkpoints), *prev.get("nextSteps", [])])
-    new_blockers = _blockers(items)
+    if span is None:
+        checkpoints = extract_checkpoints(items)
+        span_completed, span_pending = _completed(items, checkpoints), _pending(checkpoints)
+        span_next, new_blockers = _next_steps(items, checkpoints), _blockers(items)
+        span_decisions, span_goal = _decisions(items, checkpoints), _goal(items)
+    else:
+        span_completed, span_pending = span.completed(), span.pending()
+        span_next, new_blockers = span.next_steps(), span.blockers()
+        span_decisions, span_goal = span.decisions(), span.goal
+    completed = _unique([*prev.get("completed", []), *span_completed])
+    pending = [p for p in _unique([*prev.get("pending", []), *span_pending]) if p not in completed]
+    next_steps = _unique([*span_next, *prev.get("nextSteps", [])])
     if newest_blockers_first:
         blockers = _unique([*new_blockers, *prev.get("blockers", [])])
     else:
         # SOBA keeps the oldest 10: once 10 are held, new failures are dropped.
         blockers = _unique([*prev.get("blockers", []), *new_blockers])
-    decisions = _unique_decisions([*prev.get("decisions", []), *_decisions(items, checkpoints)])
+    decisions = _unique_decisions([*prev.get("decisions", []), *span_decisions])
     goal = custom_instructions
     if goal is None:
-        goal = _goal(items)
+        goal = span_goal
     if goal is None:
         goal = prev.get("goal")
     if goal is None:
@@ -234,16 +242,20 @@ class DeterministicStrategy:
 
     def generate(self, gen: GenerationInput, ctx, variant) -> Draft:
         started = ctx.clock.now_ms()
+        span = gen.span
         state = reconcile_structured_state(
             deterministic_state(
                 gen.source_items,
                 gen.custom_instructions,
                 gen.previous_state,
                 newest_blockers_first=variant.newest_blockers_first,
+                span=span,
             ),
             gen.source_items,
+            facts=span.clarifications.facts if span else None,
+            superseded=span.superseded if span else None,
         )
-        artifacts = extract_artifacts(gen.source_items)
+        artifacts = span.artifacts.ledger() if span else extract_artifacts(gen.source_items)
         return Draft(
             strategy=DETERMINISTIC,
             quality="degraded",

@@ -1,0 +1,168 @@
+"""Replay cost on failure-heavy sessions against the floor (issue 18).
+
+Sessions come from the synthetic generator with its default settings, which plant tool
+failures; on them SOBA's compaction keeps failing (blocker saturation, lost failed
+verification), so nearly every barrier runs a compaction attempt over a growing span. For
+each size (5k, 20k, 50k entries) and engine config (SOBA's defaults; the 64k window,
+contextWindow=64000 maxOutputTokens=8192) it measures, interleaved in the same run, median of
+``--repeat``:
+
+* the floor: read the JSONL and count each item's tokens once with the SOBA meter;
+* the replay: read the JSONL with soba-bench's strict reader and replay it (deterministic
+  capsules, SOBA estimator), as ``soba-bench replay`` does minus writing files. ``ratio``
+  is that total over the floor; ``loop`` and ``loop ratio`` are the replay loop alone.
+
+Peak RSS of each is measured in its own subprocess (so one peak cannot hide another). It
+prints replay/floor, growth per doubling of entries, and RSS ratios. Targets (2-core
+machine): replay <= 10x floor, growth <= 2.2x per doubling, replay peak <= 2x floor peak at
+20k and 50k. ``--reference`` replays with ``ContextManager.incremental_spans = False`` (every
+attempt re-reads its span, as SOBA does) for a before/after comparison.
+
+    python benchmarks/replay_failures.py [--sizes 5000,20000,50000] [--repeat 3]
+        [--configs default,64k] [--reference]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from soba_bench.corpora.synthetic import SyntheticConfig
+from soba_bench.corpora.synthetic.generate import generate_session
+from soba_bench.engine.config import build_engine_config
+from soba_bench.engine.manager import ContextManager
+from soba_bench.meter import get_meter
+from soba_bench.replay.simulator import replay_session
+from soba_bench.session.jsonl import read_session, write_session
+
+CONFIGS = {
+    "default": {},
+    "64k": {"contextWindow": 64_000, "maxOutputTokens": 8_192},
+}
+
+
+def floor(path: Path) -> float:
+    """Read the JSONL into memory and count every item's tokens once with the SOBA meter;
+    returns seconds. Plain ``json.loads`` per line, every line kept (a replay needs the
+    whole session: the active branch is only known once the last line is read)."""
+    started = time.perf_counter()
+    meter = get_meter()
+    with open(path, "rb") as fh:
+        lines = [json.loads(line) for line in fh]
+    total = sum(
+        meter.count_item(line["item"])
+        for line in lines
+        if line.get("type") == "item" and line.get("item") is not None
+    )
+    assert total > 0
+    return time.perf_counter() - started
+
+
+def replay(path: Path, config_name: str) -> tuple[float, float, dict]:
+    """Read and replay the session; returns (total seconds, replay-loop seconds, summary)."""
+    started = time.perf_counter()
+    session = read_session(path)
+    loop_started = time.perf_counter()
+    trace = replay_session(session, build_engine_config(CONFIGS[config_name]))
+    ended = time.perf_counter()
+    return ended - started, ended - loop_started, trace.summary()
+
+
+def child(kind: str, path: Path, config_name: str, reference: bool) -> None:
+    ContextManager.incremental_spans = not reference
+    if kind == "floor":
+        floor(path)
+    else:
+        replay(path, config_name)
+    # VmHWM, not ru_maxrss: Linux carries a forking parent's peak into ru_maxrss across exec.
+    status = Path("/proc/self/status").read_text()
+    peak_kib = int(next(x for x in status.splitlines() if x.startswith("VmHWM:")).split()[1])
+    print(json.dumps({"peak_mib": peak_kib / 1024}))
+
+
+def peak_rss(kind: str, path: Path, config_name: str, reference: bool) -> float:
+    cmd = [sys.executable, __file__, "--child", kind, str(path), config_name]
+    if reference:
+        cmd.append("--reference")
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])["peak_mib"]
+
+
+def growth(times: dict[int, float]) -> str:
+    sizes = sorted(times)
+    parts = []
+    for small, large in itertools.pairwise(sizes):
+        per_doubling = (times[large] / times[small]) ** (1 / math.log2(large / small))
+        parts.append(f"{small // 1000}k->{large // 1000}k {per_doubling:.2f}x")
+    return ", ".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="5000,20000,50000")
+    parser.add_argument("--configs", default="default,64k")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reference", action="store_true", help="the non-incremental path")
+    parser.add_argument(
+        "--child", nargs=3, metavar=("KIND", "PATH", "CONFIG"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.child:
+        child(args.child[0], Path(args.child[1]), args.child[2], args.reference)
+        return
+    ContextManager.incremental_spans = not args.reference
+    sizes = [int(s) for s in args.sizes.split(",")]
+    configs = args.configs.split(",")
+    work = Path(tempfile.mkdtemp(prefix="replay-failures-"))
+    paths = {}
+    for size in sizes:
+        session, _ = generate_session(SyntheticConfig(entries=size), args.seed, 0)
+        paths[size] = work / f"failures-{size}.jsonl"
+        write_session(session, paths[size])
+    path_note = "reference (non-incremental)" if args.reference else "incremental"
+    print(
+        f"failure-heavy generated sessions (seed {args.seed}, default generator settings), "
+        f"{path_note} replay, median of {args.repeat}, floor and replay interleaved"
+    )
+    header = (
+        f"{'config':>8} {'entries':>8} {'floor s':>8} {'replay s':>9} {'loop s':>7} "
+        f"{'ratio':>6} {'loop ratio':>10} {'attempts':>8} {'failed':>7} {'floor MiB':>9} "
+        f"{'replay MiB':>10} {'RSS ratio':>9}"
+    )
+    print(header)
+    for name in configs:
+        replay_times: dict[int, float] = {}
+        for size in sizes:
+            floors, totals, loops = [], [], []
+            summary: dict = {}
+            for _ in range(args.repeat):
+                floors.append(floor(paths[size]))
+                total, loop, summary = replay(paths[size], name)
+                totals.append(total)
+                loops.append(loop)
+            f, r, lp = (statistics.median(x) for x in (floors, totals, loops))
+            replay_times[size] = r
+            floor_mib = peak_rss("floor", paths[size], name, args.reference)
+            replay_mib = peak_rss("replay", paths[size], name, args.reference)
+            failed = summary["byOutcome"].get("failed", 0)
+            print(
+                f"{name:>8} {size:>8} {f:>8.2f} {r:>9.2f} {lp:>7.2f} {r / f:>5.1f}x "
+                f"{lp / f:>9.1f}x "
+                f"{summary['attempts']:>8} {failed:>7} {floor_mib:>9.0f} {replay_mib:>10.0f} "
+                f"{replay_mib / floor_mib:>8.2f}x",
+                flush=True,
+            )
+        print(f"{name:>8} growth per doubling (replay): {growth(replay_times)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
