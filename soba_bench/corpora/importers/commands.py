@@ -294,6 +294,7 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test failure", re.compile(r"^(?:--- FAIL: |FAIL\s+\S+\s+[\d.]+s$)", re.MULTILINE)),
     ("test failure", re.compile(r"^test result: FAILED\.", re.MULTILINE)),
     ("rejected", re.compile(r"^(?:Wrong flag!?|Incorrect flag)\s*$", re.MULTILINE)),
+    ("rejected", re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re.MULTILINE)),
     ("error", re.compile(r"^(?:Error|ERROR|FATAL|fatal): ", re.MULTILINE)),
 )
 

@@ -134,7 +134,8 @@ class FactCollector:
 
     def file(self, kind: str, path: str, entry_id: str) -> None:
         """A file fact not tied to a tool call (aider's "Added F to the chat"); kind
-        ``deleted`` takes a path out of the modified set."""
+        ``deleted`` or ``reverted`` (aider's /undo) takes a path out of the modified set,
+        ``dropped`` (aider's /drop) out of the read set."""
         if path:
             self.timeline.append(("extra", (kind, path, entry_id)))
 
@@ -206,8 +207,10 @@ class FactCollector:
         for what, value in self.timeline:
             if what == "extra":
                 kind, path, entry = value
-                if kind == "deleted":
+                if kind in ("deleted", "reverted"):
                     order.append(("delete", (path, entry)))
+                elif kind == "dropped":
+                    order.append(("drop", (path, entry)))
                 else:
                     order.append(("file", value))
                 continue
@@ -231,10 +234,13 @@ class FactCollector:
                 if entry not in ids:
                     ids.append(entry)
                 gone.pop((kind, path), None)  # written again after a delete: back in the set
-            elif what == "delete":
+            elif what in ("delete", "drop"):
+                # A deleted or reverted file leaves the modified set; a file dropped from
+                # the chat (aider's /drop) leaves the read set.
                 path, entry = ev
+                kind = "file_modified" if what == "delete" else "file_read"
                 for key in files:
-                    if key[0] == "file_modified" and _same_path(key[1], path):
+                    if key[0] == kind and _same_path(key[1], path):
                         gone[key] = (entry, None)
             else:
                 src, dst, entry = ev
