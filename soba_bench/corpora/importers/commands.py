@@ -239,6 +239,31 @@ def verification_kind(command: str | None) -> str | None:
     return None
 
 
+_PIPE = re.compile(r"(?<![|>&])\|(?![|&])")
+_FILTERS = frozenset(
+    {
+        *("head", "tail", "grep", "egrep", "less", "more", "cat", "tee", "sed", "awk", "wc"),
+        *("sort", "uniq", "cut", "jq", "tr", "column"),
+    }
+)
+
+
+def status_hidden_by_pipe(command: str | None) -> bool:
+    """Whether the line pipes a test/build/lint run into a filter (``mix test | head``):
+    the exit status is then the filter's, so it says nothing about the run."""
+    if not command or "pipefail" in command:
+        return False
+    for line in command.split("\n"):
+        stages = _PIPE.split(line)
+        if len(stages) < 2:
+            continue
+        last = split_commands(stages[-1])
+        tail = last[0][0].rsplit("/", 1)[-1] if last and last[0] else ""
+        if tail in _FILTERS and any(verification_kind(stage) for stage in stages[:-1]):
+            return True
+    return False
+
+
 def file_effects(command: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     """(deleted paths, (source, destination) moves) of a shell command."""
     if not command:

@@ -28,6 +28,7 @@ from soba_bench.corpora.importers.commands import (
     file_effects,
     output_failure,
     output_passed,
+    status_hidden_by_pipe,
     verification_kind,
 )
 from soba_bench.corpora.truth import FACT_KINDS, Fact
@@ -300,9 +301,12 @@ class FactCollector:
             results = []
             for run in runs:
                 result = "unknown"
+                # Piped into `head`/`grep`..., a zero exit is the filter's: only the
+                # runner's own verdict in the output says the run passed.
+                trusted = not status_hidden_by_pipe(run.command)
                 if run.failed is True:
                     result = "failed"
-                elif run.failed is False or (run.output_entry and run.passed_text):
+                elif (run.failed is False and trusted) or (run.output_entry and run.passed_text):
                     result = "passed"
                 results.append(result)
             last = results[-1]

@@ -6,6 +6,7 @@ re-checked by hand; the per-format share of right facts must stay >= 90 %.
 
 Real logs (provenance and licences in ``tests/data/importers/real/README.md``):
 aider: an excerpt of aider's own ``tests/fixtures/chat-history.md`` (Apache-2.0);
+Claude Code: the first 348 lines of a real 2.1.39 transcript kept by marot/spotter (MIT);
 OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` (MIT).
 """
 
@@ -87,10 +88,42 @@ OPENHANDS = [
      "id 3 views a directory listing, not a file"),
 ]  # fmt: skip
 
-FORMATS = {"aider": AIDER, "openhands": OPENHANDS}
+W4 = "/home/USER/projects/spotter-worktrees/spotter-4te/"
+CC = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+CLAUDE = [
+    (CC, "goal-001", "goal", "active", "Work on bead spotter-4te.", R, "line 7, the typed prompt"),
+    *[
+        (CC, f"read-00{n}", "file_read", "active", W4 + path, R, f"Read, line {line}")
+        for n, path, line in (
+            (1, "mix.exs", 45), (2, "lib/spotter/application.ex", 49),
+            (3, "config/config.exs", 53), (4, "config/dev.exs", 57), (5, "config/test.exs", 61),
+            (6, "config/runtime.exs", 65),
+            (7, "deps/opentelemetry_bandit/lib/opentelemetry_bandit.ex", 226),
+            (8, "lib/spotter/telemetry/otel.ex", 261),
+        )
+    ],
+    *[
+        (CC, f"modified-00{n}", "file_modified", "active", W4 + path, R, f"{tool}, line {line}")
+        for n, path, tool, line in (
+            (1, "mix.exs", "Edit", 129), (2, "lib/spotter/telemetry/otel.ex", "Write", 152),
+            (3, "lib/spotter/application.ex", "Edit", 165), (4, "config/config.exs", "Edit", 278),
+            (5, "config/dev.exs", "Edit", 291), (6, "config/test.exs", "Edit", 304),
+            (7, "config/runtime.exs", "Edit", 317),
+        )
+    ],
+    (CC, "verification-001", "verification", "active", "mix compile", R,
+     "line 330, result line 337 not an error, empty output"),
+    (CC, "verification-002", "verification", "unknown", "mix test --seed 0 2>&1 | head -100", R,
+     "line 339: piped into head, the first 100 lines are dependency compilation, no verdict"),
+    (CC, "blocker-001", "blocker", "resolved", "Edit on " + W4 + "lib/spotter/telemetry/otel.ex "
+     "failed: <tool_use_error>String to replace not found", R,
+     "line 259 is_error; the Edit of the same file at line 266 succeeds"),
+]  # fmt: skip
+
+FORMATS = {"aider": AIDER, "claude-code": CLAUDE, "openhands": OPENHANDS}
 # Lowest share of right facts accepted. The four real OpenHands trajectories yield only 8
 # facts (below the 20 the issue asks for): 7 right, 1 partly is what they give.
-MIN_RIGHT = {"aider": 0.9, "openhands": 0.85}
+MIN_RIGHT = {"aider": 0.9, "claude-code": 0.9, "openhands": 0.85}
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
@@ -162,3 +195,32 @@ def test_openhands_nothing_lost():
         assert len(messages) == len(users), path.name
         calls = [c for c in _calls(session) if c["name"] != "finish"]
         assert len(calls) == len(actions), path.name
+
+
+def test_claude_code_nothing_lost():
+    """Every typed prompt and every tool_use block of the transcript is in the session."""
+    path = REAL / "claude-code" / f"{CC}.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    uses = [
+        b
+        for r in records
+        if r.get("type") == "assistant"
+        for b in r["message"]["content"]
+        if b.get("type") == "tool_use"
+    ]
+    prompts = [
+        r
+        for r in records
+        if r.get("type") == "user"
+        and isinstance(r["message"]["content"], str)
+        and not r.get("isMeta")
+    ]
+    (session,) = import_source("claude-code", str(path)).sessions
+    calls = _calls(session)
+    assert [c["name"] for c in calls] == [u["name"] for u in uses]
+    assert len(calls) == 39
+    texts = [i["content"][0]["text"] for i in _items(session) if i.get("role") == "user"]
+    for prompt in prompts:
+        assert prompt["message"]["content"].strip() in [t.strip() for t in texts]
+    loss = session.origin["loss"]
+    assert loss["user"]["skipped"] == {} and loss["assistant"]["skipped"] == {}

@@ -12,6 +12,7 @@ from soba_bench.corpora.importers import import_bytes, import_source
 from soba_bench.corpora.importers.commands import (
     file_effects,
     output_failure,
+    status_hidden_by_pipe,
     verification_kind,
 )
 from soba_bench.corpora.importers.writer import write_corpus
@@ -56,6 +57,23 @@ from tests.unit.corpora.helpers import facts_of
 )
 def test_verification_kind(command, kind):
     assert verification_kind(command) == kind
+
+
+@pytest.mark.parametrize(
+    ("command", "hidden"),
+    [
+        ("mix test --seed 0 2>&1 | head -100", True),
+        ("pytest -x | tail -5", True),
+        ("cargo test 2>&1 | grep FAIL", True),
+        ("set -o pipefail; pytest | tail", False),
+        ("pytest || echo failed", False),
+        ("ls | head", False),
+        ("pytest -q", False),
+    ],
+)
+def test_status_hidden_by_pipe(command, hidden):
+    # A test run piped into a filter exits with the filter's status.
+    assert status_hidden_by_pipe(command) is hidden
 
 
 def test_file_effects():
