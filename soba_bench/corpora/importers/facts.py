@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soba_bench.corpora.importers.commands import (
+    exit_means_no_match,
     file_effects,
     output_failure,
     output_passed,
@@ -162,7 +163,8 @@ class FactCollector:
         text = text if isinstance(text, str) else ""
         found = output_failure(text)
         if exit_code is not None:
-            run.failed, run.detector = exit_code != 0, "exit_code"
+            no_match = exit_means_no_match(run.command, exit_code) and not found
+            run.failed, run.detector = exit_code != 0 and not no_match, "exit_code"
         elif failed is not None:
             run.failed, run.detector = failed, "status"
         elif found:
