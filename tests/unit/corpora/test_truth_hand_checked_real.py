@@ -8,7 +8,8 @@ Real logs (provenance and licences in ``tests/data/importers/real/README.md``):
 aider: an excerpt of aider's own ``tests/fixtures/chat-history.md`` (Apache-2.0);
 Codex: a real Codex 0.125.0 rollout kept by codemie-ai/codemie-code (Apache-2.0);
 Claude Code: the first 348 lines of a real 2.1.39 transcript kept by marot/spotter (MIT);
-OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` (MIT).
+OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` and two rows of
+``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT).
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ AIDER = [
      "========================= 1 failed, 26 passed", R, "L4568; never passed"),
 ]  # fmt: skip
 
+A, B = "ponylang__ponyc-4595", "ponylang__ponyc-4593"
+PONY = "/workspace/ponylang__ponyc__0.1/"
 OPENHANDS = [
     ("basic", "goal-001", "goal", "active", "Please create a simple 2048 game", R, "id 0"),
     ("basic", "modified-001", "file_modified", "active", "/workspace/game_2048.py", R,
@@ -87,6 +90,52 @@ OPENHANDS = [
      "id 0"),
     ("wrong_initial_state", "read-001", "file_read", "active", "/workspace", P,
      "id 3 views a directory listing, not a file"),
+    # output.jsonl (an evaluation output, one instance per row); event ids in the history.
+    (A, "goal-001", "goal", "active", "<uploaded_files>\n/workspace/ponylang__ponyc__0.1", R,
+     "id 1, the task"),
+    (A, "read-001", "file_read", "active", PONY + "src/libponyc/ast/parser.c", R, "id 13"),
+    (A, "modified-001", "file_modified", "active", PONY + "src/libponyc/ast/parser.c", R,
+     "id 31 str_replace applied"),
+    (A, "verification-001", "verification", "open", "cd /workspace/ponylang__ponyc__0.1 && make",
+     R, "id 37, exit 2"),
+    (A, "verification-002", "verification", "open", "make clean && make", R, "id 39, exit 2"),
+    (A, "blocker-001", "blocker", "resolved", "str_replace_editor on " + PONY +
+     "src/libponyc/ast/parser.c failed: No replacement was performed", R,
+     "id 28 old_str not found; id 31 edit of the file applied"),
+    (A, "blocker-002", "blocker", "open", '`cd /workspace && echo "type CrashIt', R,
+     "id 36 exit 127 ponyc: command not found; never ran"),
+    (A, "blocker-003", "blocker", "open", "`cd /workspace/ponylang__ponyc__0.1 && make` failed "
+     "(exit code 2): make: *** [Makefile:192: build] Error 2", R, "id 38; never built"),
+    (A, "blocker-004", "blocker", "open", "`make clean && make` failed (exit code 2)", R, "id 40"),
+    (A, "blocker-005", "blocker", "open", "`cd /workspace && ./ponylang__ponyc__0.1/ponyc", R,
+     "id 42 exit 127"),
+    (A, "blocker-006", "blocker", "open", "`cd /workspace && /workspace/ponylang__ponyc__0.1/"
+     "build/bin/ponyc", R, "id 46 exit 127"),
+    (B, "goal-001", "goal", "active", "<uploaded_files>\n/workspace/ponylang__ponyc__0.1", R,
+     "id 1"),
+    (B, "read-001", "file_read", "active", PONY + "packages/cli/cli.pony", R, "id 27"),
+    (B, "read-002", "file_read", "active", PONY + "packages/cli/command_parser.pony", R, "id 40"),
+    (B, "modified-001", "file_modified", "active", PONY + "packages/cli/command_parser.pony", R,
+     "id 64 insert applied"),
+    (B, "blocker-001", "blocker", "open", "`ls src/lib` failed (exit code 2)", R,
+     "id 8; never listed again (the grep at id 19 exits 1: no match, no blocker)"),
+    (B, "blocker-002", "blocker", "resolved", "str_replace_editor failed: Invalid `view_range`",
+     R, "id 33; the view at id 34 works"),
+    *[
+        (B, f"blocker-{n:03d}", "blocker", "resolved", "str_replace_editor on " + PONY +
+         "packages/cli/command_parser.pony failed: " + why, R,
+         f"id {eid}; the insert at id 64 changes the file")
+        for n, eid, why in (
+            (3, 43, "Parameter `old_str` is required"), (4, 47, "Parameter `old_str`"),
+            (5, 49, "Parameter `old_str`"), (6, 51, "No replacement was performed"),
+            (7, 55, "No replacement was performed"), (8, 57, "No replacement was performed"),
+            (9, 61, "No replacement was performed"), (10, 63, "Parameter `old_str`"),
+        )
+    ],
+    (B, "blocker-011", "blocker", "open", "str_replace_editor on " + PONY +
+     "packages/cli/command_parser.pony failed: No replacement", R, "id 67, after the insert"),
+    (B, "blocker-012", "blocker", "open", "str_replace_editor on " + PONY +
+     "packages/cli/command_parser.pony failed: No replacement", R, "id 69, never applied later"),
 ]  # fmt: skip
 
 W4 = "/home/USER/projects/spotter-worktrees/spotter-4te/"
@@ -148,9 +197,9 @@ CODEX = [
 ]  # fmt: skip
 
 FORMATS = {"aider": AIDER, "claude-code": CLAUDE, "codex": CODEX, "openhands": OPENHANDS}
-# Lowest share of right facts accepted. The real OpenHands trajectories and the Codex rollout
-# yield only 8 facts each (below the 20 the issue asks for): 7 right, 1 partly in each.
-MIN_RIGHT = {"aider": 0.9, "claude-code": 0.9, "codex": 0.85, "openhands": 0.85}
+# Lowest share of right facts accepted. The one real Codex rollout yields only 9 facts
+# (below the 20 the issue asks for): 8 right, 1 partly.
+MIN_RIGHT = {"aider": 0.9, "claude-code": 0.9, "codex": 0.85, "openhands": 0.9}
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
@@ -213,15 +262,29 @@ def test_aider_nothing_lost():
 
 def test_openhands_nothing_lost():
     """Every user message and every agent tool action becomes an entry."""
-    for path in sorted((REAL / "openhands").glob("*.json")):
-        events = json.loads(path.read_text())
-        (session,) = import_source("openhands", str(path)).sessions
+    cases = [
+        (json.loads(path.read_text()), import_source("openhands", str(path)).sessions[0], path)
+        for path in sorted((REAL / "openhands").glob("*.json"))
+    ]
+    rows = (REAL / "openhands" / "output.jsonl").read_text().splitlines()
+    sessions = import_source("openhands", str(REAL / "openhands" / "output.jsonl")).sessions
+    assert len(sessions) == len(rows) == 2
+    cases += [
+        (json.loads(row)["history"], session, session.name)
+        for row, session in zip(rows, sessions, strict=True)
+    ]
+    for events, session, path in cases:
         users = [e for e in events if e.get("source") == "user" and e.get("action") == "message"]
         actions = [e for e in events if e.get("action") in ("run", "edit", "read")]
         messages = [i for i in _items(session) if i.get("role") == "user"]
-        assert len(messages) == len(users), path.name
-        calls = [c for c in _calls(session) if c["name"] != "finish"]
-        assert len(calls) == len(actions), path.name
+        # An error observation that answers no tool call reaches the model as a user
+        # message (OpenHands sends it so); id 29 of ponyc-4593 is one.
+        errors = [
+            e for e in events if e.get("observation") == "error" and "tool_call_metadata" not in e
+        ]
+        assert len(messages) == len(users) + len(errors), path
+        calls = [c for c in _calls(session) if c["name"] not in ("finish", "think")]
+        assert len(calls) == len(actions), path
 
 
 def test_claude_code_nothing_lost():
