@@ -51,8 +51,13 @@ _PROMPT_LINE = re.compile(r"\(Y\)es/\(N\)o.*\]:?\s*\S*\s*$", re.MULTILINE | re.I
 _ANSWER = re.compile(r"^(?:y|n|a|s|d|yes|no|all|skip|skip all|don't ask again)$", re.IGNORECASE)
 _THINKING = re.compile(r"<(thinking-content-[0-9a-f]+)>(.*?)(?:</\1>|\Z)", re.DOTALL)
 _ANSWER_MARK = re.compile(r"^\s*►\s*\**(?:ANSWER|THINKING)\**\s*$", re.MULTILINE)
+_COMMIT = re.compile(r"^Commit ([0-9a-f]{7,40}) ")
+_REMOVED = re.compile(r"^Removed: ([0-9a-f]{7,40}) ")
 _KIND_NAMES = {"user": "user (####)", "assistant": "reply", "tool": "console (>)"}
 _ASK = re.compile(r"^/(?:ask|code|architect|context)\s+(.*)$", re.DOTALL)
+# aider reflects an edit block it could not apply back to the model: a rejected edit.
+_NO_MATCH = re.compile(r"^## SearchReplaceNoExactMatch: .* lines in (.+?)\s*$", re.MULTILINE)
+_FAILED_EDITS = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re.MULTILINE)
 
 
 class _Block:
@@ -102,8 +107,9 @@ class AiderImporter(Importer):
         text = decode_utf8(source.content, source.path).replace("\r\n", "\n")
         every = split_sessions(text)
         # A start with only console output (aider opened and closed, a failed model check)
-        # holds no conversation: counted, not a session.
-        sections = [s for s in every if any(b.text.strip() for b in s[2] if b.kind != "tool")]
+        # or only aider's own slash commands (`/help hi`) holds no conversation: counted, not
+        # a session.
+        sections = [s for s in every if any(_is_conversation(b) for b in s[2])]
         if not sections:
             raise EmptySessionError(
                 "nothing to import: no user or model text in any chat section"
@@ -133,6 +139,17 @@ class AiderImporter(Importer):
         return out
 
 
+def _is_conversation(block: _Block) -> bool:
+    """Whether a block reaches the model: reply text, a user line, or a slash command that
+    is model input or a tool run (the others are aider's own and skipped as commands)."""
+    text = block.text.strip()
+    if block.kind == "tool" or not text:
+        return False
+    if block.kind == "user" and text.startswith("/"):
+        return bool(_ASK.match(text) or _RUN.match(text))
+    return True
+
+
 def _iso(started: str | None) -> str:
     """``2024-05-01 10:00:00`` -> ``2024-05-01T10:00:00.000Z`` (aider writes local time)."""
     m = re.match(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$", started or "")
@@ -146,11 +163,21 @@ class _Conversion:
         self.reply_start: str | None = None  # first entry of the latest reply
         self.calls = 0
         self.pending_reads: list[str] = []
-        self.pending_deletes: list[str] = []
+        self.pending_deletes: list[tuple[str, str]] = []  # (fact kind, path)
+        self.commits: dict[str, tuple[str, ...]] = {}  # aider's commit -> files it edited
+        self.undone: set[str] = set()
+        self.echo_at = -1  # index of the echoed copy of a raw-printed /run output
 
     def run(self, blocks: list[_Block]) -> None:
         previous: _Block | None = None
-        for block in blocks:
+        for index, block in enumerate(blocks):
+            if self._echoed_output(blocks, index):
+                # `/test`'s output printed as it ran: only its first line carries `> `, so
+                # the rest reads as reply text; aider then echoes the whole output, every
+                # line prefixed. Keep the prefixed copy as the output, skip the raw print.
+                self.b.at(_KIND_NAMES[block.kind], Where(self.path, block.line))
+                self.b.skip("console output printed twice (unprefixed copy)")
+                continue
             self.b.at(_KIND_NAMES[block.kind], Where(self.path, block.line))
             text = block.text
             if not text.strip():
@@ -180,10 +207,29 @@ class _Conversion:
             if entry is not None:
                 for path in self.pending_reads:
                     self.b.facts.file("file_read", path, entry)
-                for path in self.pending_deletes:
-                    self.b.facts.file("deleted", path, entry)
+                for kind, path in self.pending_deletes:
+                    self.b.facts.file(kind, path, entry)
                 self.pending_reads.clear()
                 self.pending_deletes.clear()
+
+    def _echoed_output(self, blocks: list[_Block], index: int) -> bool:
+        """Whether ``blocks[index]`` belongs to the raw print of a ``/run``/``/test`` output
+        that aider echoes in full, every line prefixed, as a later ``> `` block (before the
+        next user line). The raw print interleaves prefixed and unprefixed lines (pytest's
+        own ``>`` markers), so it spans several blocks."""
+        if index < self.echo_at:
+            return True
+        block = blocks[index]
+        head = block.text.strip()
+        if self.pending is None or block.kind != "tool" or not head:
+            return False
+        for j in range(index + 2, len(blocks)):
+            if blocks[j].kind == "user":
+                return False
+            if blocks[j].kind == "tool" and blocks[j].text.lstrip().startswith(head):
+                self.echo_at = j
+                return True
+        return False
 
     def reply(self, text: str, key: str) -> None:
         """A model reply; ``<thinking-content-...>`` sections (how aider shows a reasoning
@@ -218,6 +264,8 @@ class _Conversion:
         if ask:
             text = ask.group(1)
         elif text.startswith("/"):
+            if text.startswith("/drop "):
+                self.pending_deletes.extend(("dropped", p) for p in text.split()[1:])
             self.b.skip("command")  # /add, /drop, /undo...: aider's own, not model input
             return
         self.b.message("user", text, key=key, goal=True)
@@ -226,7 +274,19 @@ class _Conversion:
         lines = text.split("\n")
         self.pending_reads.extend(m.group(1) for ln in lines if (m := _ADDED.match(ln)))
         # aider noticed a chat file is gone from disk: it leaves the modified set.
-        self.pending_deletes.extend(m.group(1) for ln in lines if (m := _NOT_FOUND.match(ln)))
+        self.pending_deletes.extend(
+            ("deleted", m.group(1)) for ln in lines if (m := _NOT_FOUND.match(ln))
+        )
+        # /undo removes aider's last commit: a file none of the remaining commits edited
+        # is back as it was, so it leaves the modified set.
+        for ln in lines:
+            m = _REMOVED.match(ln)
+            if m and m.group(1) in self.commits:
+                self.undone.add(m.group(1))
+                live = {f for h, fs in self.commits.items() if h not in self.undone for f in fs}
+                self.pending_deletes.extend(
+                    ("reverted", f) for f in self.commits[m.group(1)] if f not in live
+                )
         tokens = next((_TOKENS.match(ln) for ln in lines if _TOKENS.match(ln)), None)
         if tokens and self.reply_start is not None:
             self.b.usage(int(tokens.group(1).replace(",", "")), before_entry=self.reply_start)
@@ -236,6 +296,19 @@ class _Conversion:
             self.pending = None
             return
         applied = [m.group(1) for ln in lines if (m := _APPLIED.match(ln))]
+        rejected = (
+            list(dict.fromkeys(_NO_MATCH.findall(text))) if _FAILED_EDITS.search(text) else []
+        )
+        if rejected and not applied and self.b.last_entry_id is not None:
+            call_id = self._call(
+                "apply_edits", {"files": rejected}, f"{key}:call", ToolUse(modifies=tuple(rejected))
+            )
+            self.b.output(call_id, text, key=key, where=Where(self.path, block.line), failed=True)
+            return
+        for ln in lines:
+            m = _COMMIT.match(ln)
+            if m and applied:
+                self.commits[m.group(1)] = tuple(applied)
         if applied and self.b.last_entry_id is not None:
             call_id = self._call(
                 "apply_edits", {"files": applied}, f"{key}:call", ToolUse(modifies=tuple(applied))

@@ -41,7 +41,7 @@ from soba_bench.corpora.importers.source import (
     get,
     iter_jsonl,
 )
-from soba_bench.corpora.importers.tools import command_text
+from soba_bench.corpora.importers.tools import command_text, parse_args
 from soba_bench.errors import InputError
 
 ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
@@ -55,6 +55,9 @@ _CONTEXT_PREFIXES = (
 _EXIT_TEXT = re.compile(
     r"(?:^Exit code: |Process exited with code )(-?\d{1,18})(?!\d)", re.MULTILINE
 )
+
+
+_RUNNING = re.compile(r"^Process running with session ID (\d{1,18})\s*$", re.MULTILINE)
 
 
 def shell_result(output: Any) -> tuple[int | None, str | None]:
@@ -142,6 +145,25 @@ class _Conversion:
         self.response_start: str | None = None
         self.user_texts: set[str] = set()
         self.last_was_output = False
+        # Unified exec: `exec_command` answers "Process running with session ID N" while
+        # the command runs; `write_stdin` calls on session N then carry its later output and
+        # its exit code. Each poll is attributed to the command that started the session.
+        self.commands: dict[str, str] = {}  # call id -> command it runs (or polls)
+        self.exec_sessions: dict[str, str] = {}  # session id -> command
+
+    def _unified_exec_use(self, call_id: str, name: str, args: str) -> ToolUse | None:
+        parsed = parse_args(args)
+        if name == "exec_command":
+            command = command_text(parsed.get("cmd"))
+            if command:
+                self.commands[call_id] = command
+            return None
+        if name == "write_stdin":
+            command = self.exec_sessions.get(str(parsed.get("session_id")))
+            if command:
+                self.commands[call_id] = command
+                return ToolUse(command=command)
+        return None
 
     def line(self, lineno: int, rec: dict[str, Any]) -> None:
         where = Where(self.source.path, lineno)
@@ -261,7 +283,8 @@ class _Conversion:
                 raise where.at("arguments").error(
                     "wrong type", value=args, has_value=True, expected="string (JSON)"
                 )
-            self._model_output(b.call(call_id, name, args, key=key, ts=ts, where=where))
+            use = self._unified_exec_use(call_id, name, args)
+            self._model_output(b.call(call_id, name, args, key=key, ts=ts, where=where, use=use))
         elif kind == "custom_tool_call":
             call_id = get(p, "call_id", "string", where, required=True)
             name = get(p, "name", "string", where, required=True)
@@ -285,6 +308,10 @@ class _Conversion:
             call_id = get(p, "call_id", "string", where, required=True)
             output, failed = self._output(p.get("output"), where.at("output"))
             exit_code, text = shell_result(output)
+            raw = output if isinstance(output, str) else text
+            running = _RUNNING.search(raw) if isinstance(raw, str) else None
+            if running and call_id in self.commands:
+                self.exec_sessions[running.group(1)] = self.commands[call_id]
             b.output(
                 call_id,
                 output,

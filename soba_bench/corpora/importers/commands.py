@@ -141,10 +141,37 @@ _SUBCOMMANDS = {
 _PKG_MANAGERS = ("npm", "yarn", "pnpm", "bun")
 
 
+def _split_outside_quotes(command: str) -> list[str]:
+    """The line cut at ``&&``, ``||``, ``;``, ``|`` and newlines that are not inside quotes
+    (``rg "a|b" dir`` is one command)."""
+    parts: list[str] = []
+    start, i, quote = 0, 0, ""
+    while i < len(command):
+        ch = command[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            i += 1
+        else:
+            m = _SPLIT.match(command, i)
+            if m and (m.group().strip() or "\n" in m.group()):
+                parts.append(command[start : m.start()])
+                start = i = m.end()
+                continue
+        i += 1
+    parts.append(command[start:])
+    return parts
+
+
 def split_commands(command: str) -> list[list[str]]:
     """The simple commands of a shell line as word lists (quotes respected when possible)."""
     out = []
-    for part in _SPLIT.split(command.strip()):
+    for part in _split_outside_quotes(command.strip()):
         part = part.strip().lstrip("(").rstrip(")")
         if not part:
             continue
@@ -239,6 +266,44 @@ def verification_kind(command: str | None) -> str | None:
     return None
 
 
+_PIPE = re.compile(r"(?<![|>&])\|(?![|&])")
+_FILTERS = frozenset(
+    {
+        *("head", "tail", "grep", "egrep", "less", "more", "cat", "tee", "sed", "awk", "wc"),
+        *("sort", "uniq", "cut", "jq", "tr", "column"),
+    }
+)
+
+
+def status_hidden_by_pipe(command: str | None) -> bool:
+    """Whether the line pipes a test/build/lint run into a filter (``mix test | head``):
+    the exit status is then the filter's, so it says nothing about the run."""
+    if not command or "pipefail" in command:
+        return False
+    for line in command.split("\n"):
+        stages = _PIPE.split(line)
+        if len(stages) < 2:
+            continue
+        last = split_commands(stages[-1])
+        tail = last[0][0].rsplit("/", 1)[-1] if last and last[0] else ""
+        if tail in _FILTERS and any(verification_kind(stage) for stage in stages[:-1]):
+            return True
+    return False
+
+
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+
+
+def exit_means_no_match(command: str | None, exit_code: int | None) -> bool:
+    """Whether exit status 1 is a search that found nothing (grep, rg...: 1 = no match,
+    2 = an error), which is the line's status when the search is its last command."""
+    if exit_code != 1 or not command:
+        return False
+    stages = split_commands(command)
+    words = _strip_prefixes(stages[-1]) if stages else []
+    return bool(words) and words[0].rsplit("/", 1)[-1] in _SEARCHERS
+
+
 def file_effects(command: str | None) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     """(deleted paths, (source, destination) moves) of a shell command."""
     if not command:
@@ -293,7 +358,10 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test failure", re.compile(r"^\d+ (?:failed|errors?)\b.* in [\d.]+m?s\b", re.MULTILINE)),
     ("test failure", re.compile(r"^(?:--- FAIL: |FAIL\s+\S+\s+[\d.]+s$)", re.MULTILINE)),
     ("test failure", re.compile(r"^test result: FAILED\.", re.MULTILINE)),
+    # vitest / jest summaries ("      Tests  1 failed | 15 skipped (16)").
+    ("test failure", re.compile(r"^ *Tests:? +\d+ failed\b", re.MULTILINE)),
     ("rejected", re.compile(r"^(?:Wrong flag!?|Incorrect flag)\s*$", re.MULTILINE)),
+    ("rejected", re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re.MULTILINE)),
     ("error", re.compile(r"^(?:Error|ERROR|FATAL|fatal): ", re.MULTILINE)),
 )
 

@@ -25,9 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soba_bench.corpora.importers.commands import (
+    exit_means_no_match,
     file_effects,
     output_failure,
     output_passed,
+    status_hidden_by_pipe,
     verification_kind,
 )
 from soba_bench.corpora.truth import FACT_KINDS, Fact
@@ -134,7 +136,8 @@ class FactCollector:
 
     def file(self, kind: str, path: str, entry_id: str) -> None:
         """A file fact not tied to a tool call (aider's "Added F to the chat"); kind
-        ``deleted`` takes a path out of the modified set."""
+        ``deleted`` or ``reverted`` (aider's /undo) takes a path out of the modified set,
+        ``dropped`` (aider's /drop) out of the read set."""
         if path:
             self.timeline.append(("extra", (kind, path, entry_id)))
 
@@ -160,7 +163,8 @@ class FactCollector:
         text = text if isinstance(text, str) else ""
         found = output_failure(text)
         if exit_code is not None:
-            run.failed, run.detector = exit_code != 0, "exit_code"
+            no_match = exit_means_no_match(run.command, exit_code) and not found
+            run.failed, run.detector = exit_code != 0 and not no_match, "exit_code"
         elif failed is not None:
             run.failed, run.detector = failed, "status"
         elif found:
@@ -206,8 +210,10 @@ class FactCollector:
         for what, value in self.timeline:
             if what == "extra":
                 kind, path, entry = value
-                if kind == "deleted":
+                if kind in ("deleted", "reverted"):
                     order.append(("delete", (path, entry)))
+                elif kind == "dropped":
+                    order.append(("drop", (path, entry)))
                 else:
                     order.append(("file", value))
                 continue
@@ -231,10 +237,13 @@ class FactCollector:
                 if entry not in ids:
                     ids.append(entry)
                 gone.pop((kind, path), None)  # written again after a delete: back in the set
-            elif what == "delete":
+            elif what in ("delete", "drop"):
+                # A deleted or reverted file leaves the modified set; a file dropped from
+                # the chat (aider's /drop) leaves the read set.
                 path, entry = ev
+                kind = "file_modified" if what == "delete" else "file_read"
                 for key in files:
-                    if key[0] == "file_modified" and _same_path(key[1], path):
+                    if key[0] == kind and _same_path(key[1], path):
                         gone[key] = (entry, None)
             else:
                 src, dst, entry = ev
@@ -294,9 +303,12 @@ class FactCollector:
             results = []
             for run in runs:
                 result = "unknown"
+                # Piped into `head`/`grep`..., a zero exit is the filter's: only the
+                # runner's own verdict in the output says the run passed.
+                trusted = not status_hidden_by_pipe(run.command)
                 if run.failed is True:
                     result = "failed"
-                elif run.failed is False or (run.output_entry and run.passed_text):
+                elif (run.failed is False and trusted) or (run.output_entry and run.passed_text):
                     result = "passed"
                 results.append(result)
             last = results[-1]

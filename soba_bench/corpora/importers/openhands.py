@@ -103,11 +103,34 @@ class OpenHandsImporter(Importer):
     patterns = ("*.json", "*.jsonl")
 
     def import_file(self, source: SourceFile, options: ImportOptions) -> list[ImportedSession]:
-        issues = IssueLog(options.lenient)
-        events = events_of(source, issues)
+        stem = safe_name(Path(source.label).stem)
+        rows = _evaluation_rows(source, IssueLog(options.lenient))
+        if rows is None:
+            issues = IssueLog(options.lenient)
+            return [self._session(source, options, issues, events_of(source, issues), stem, "")]
+        # An evaluation output (output.jsonl): one row per instance, its events in
+        # "history"; each row is a session of its own, named by its instance.
+        out = []
+        for n, (where, row) in enumerate(rows, start=1):
+            issues = IssueLog(options.lenient)
+            events = [(where.at("history").at(i), e) for i, e in enumerate(row["history"])]
+            instance = row.get("instance_id")
+            name = safe_name(instance) if isinstance(instance, str) and instance else f"{stem}-{n}"
+            out.append(self._session(source, options, issues, events, name, str(n)))
+        return out
+
+    def _session(
+        self,
+        source: SourceFile,
+        options: ImportOptions,
+        issues: IssueLog,
+        events: list[tuple[Where, Any]],
+        name: str,
+        row: str,
+    ) -> ImportedSession:
         b = SessionBuilder(
             "openhands",
-            seed=digest("openhands", source.sha256),
+            seed=digest("openhands", source.sha256, *([row] if row else [])),
             source_label=source.label,
             source_path=source.path,
             source_sha256=source.sha256,
@@ -129,7 +152,18 @@ class OpenHandsImporter(Importer):
                 conv.event(index, event, where)
             except InputError as err:
                 b.record(err)
-        return [b.finish(safe_name(Path(source.label).stem))]
+        return b.finish(name)
+
+
+def _evaluation_rows(source: SourceFile, issues: IssueLog) -> list[tuple[Where, dict]] | None:
+    """The rows of an OpenHands evaluation output (JSONL whose rows carry a ``history``
+    list of events), else None (an event stream)."""
+    if not looks_like_jsonl(source.content):
+        return None
+    rows = [(Where(source.path, n), obj) for n, obj in iter_jsonl(source, issues)]
+    if rows and all(isinstance(r, dict) and isinstance(r.get("history"), list) for _, r in rows):
+        return rows
+    return None
 
 
 class _Conversion:

@@ -10,8 +10,11 @@ import pytest
 
 from soba_bench.corpora.importers import import_bytes, import_source
 from soba_bench.corpora.importers.commands import (
+    exit_means_no_match,
     file_effects,
     output_failure,
+    split_commands,
+    status_hidden_by_pipe,
     verification_kind,
 )
 from soba_bench.corpora.importers.writer import write_corpus
@@ -56,6 +59,46 @@ from tests.unit.corpora.helpers import facts_of
 )
 def test_verification_kind(command, kind):
     assert verification_kind(command) == kind
+
+
+@pytest.mark.parametrize(
+    ("command", "hidden"),
+    [
+        ("mix test --seed 0 2>&1 | head -100", True),
+        ("pytest -x | tail -5", True),
+        ("cargo test 2>&1 | grep FAIL", True),
+        ("set -o pipefail; pytest | tail", False),
+        ("pytest || echo failed", False),
+        ("ls | head", False),
+        ("pytest -q", False),
+    ],
+)
+def test_status_hidden_by_pipe(command, hidden):
+    # A test run piped into a filter exits with the filter's status.
+    assert status_hidden_by_pipe(command) is hidden
+
+
+def test_split_commands_keeps_quoted_operators():
+    assert split_commands('rg -n "a|b" src && echo "x;y"') == [
+        ["rg", "-n", "a|b", "src"],
+        ["echo", "x;y"],
+    ]
+    assert split_commands("ls | head\npwd") == [["ls"], ["head"], ["pwd"]]
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "no_match"),
+    [
+        ('rg -n "a|b" src', 1, True),
+        ("cd x && grep -r foo .", 1, True),
+        ("rg foo missing/", 2, False),
+        ("pytest", 1, False),
+        ("grep foo f && pytest", 1, False),
+    ],
+)
+def test_exit_means_no_match(command, code, no_match):
+    # grep/rg exit 1 when nothing matched: a search result, not a failure.
+    assert exit_means_no_match(command, code) is no_match
 
 
 def test_file_effects():
@@ -205,3 +248,44 @@ def test_unknown_kinds_are_listed_not_claimed_none():
     truth = session.truth()
     assert {"constraint", "decision", "next_step"} <= set(truth.unknown_kinds)
     assert not {"goal", "blocker", "verification", "file_modified"} & set(truth.unknown_kinds)
+
+
+def test_codex_unified_exec_polls_belong_to_their_command():
+    """exec_command answers with a session id while running; write_stdin on that session
+    carries the exit code, which counts for the command that started it."""
+
+    def line(payload):
+        return json.dumps(
+            {"timestamp": "2026-01-01T00:00:00Z", "type": "response_item", "payload": payload}
+        )
+
+    def call(cid, name, args):
+        return line(
+            {"type": "function_call", "call_id": cid, "name": name, "arguments": json.dumps(args)}
+        )
+
+    def out(cid, text):
+        return line({"type": "function_call_output", "call_id": cid, "output": text})
+
+    rows = [
+        json.dumps({"type": "session_meta", "payload": {"id": "s", "cwd": "/w"}}),
+        line(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "fix it"}],
+            }
+        ),
+        call("c1", "exec_command", {"cmd": "pytest -q"}),
+        out("c1", "Process running with session ID 7\nOutput:\n"),
+        call("c2", "write_stdin", {"session_id": 7, "chars": ""}),
+        out("c2", "Process exited with code 1\nOutput:\n1 failed in 0.1s\n"),
+        call("c3", "exec_command", {"cmd": "rg -n 'a|b' src"}),
+        out("c3", "Process exited with code 1\nOutput:\n"),
+    ]
+    (session,) = import_bytes("codex", "\n".join(rows).encode())
+    facts = {f.kind: f for f in session.facts}
+    assert facts["verification"].text == "pytest -q"
+    assert facts["verification"].status == "open"
+    (blocker,) = [f for f in session.facts if f.kind == "blocker"]
+    assert blocker.text.startswith("`pytest -q` failed (exit code 1)")
