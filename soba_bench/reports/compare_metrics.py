@@ -11,10 +11,10 @@ and ``availability.<kind>``, the outcomes ``refused_requests``, ``blocked_turns`
 ``overflows`` and ``degraded_rate``, and the capsule's ``staleness``; ``input_tokens_billed``
 and ``peak_context_tokens`` (each strategy's own costs) are shown beside them, never gated.
 Capsule-moment diagnostics, on request (``--metric``): ``recall`` / ``recall.<kind>`` score
-the whole model input at capsule moments (capsule plus retained tail, or whatever a rival strategy sends: comparable
-across strategies); ``capsule_recall`` / ``capsule_recall.<kind>`` the capsule alone (what a
-summarizer prompt controls); ``staleness`` / ``staleness.<kind>`` superseded or resolved facts
-the capsule shows as current. Direction and unit come from
+the whole model input at capsule moments (capsule plus retained tail, or whatever a rival
+strategy sends: comparable across strategies); ``capsule_recall`` / ``capsule_recall.<kind>``
+the capsule alone (what a summarizer prompt controls); ``staleness.<kind>`` superseded or
+resolved facts the capsule shows as current. Direction and unit come from
 :data:`soba_bench.scoring.stats.METRICS`.
 """
 
