@@ -7,14 +7,14 @@ resamples; capsule moments are averaged within a session first.
 
 Names follow ``session_metrics``. The gate's defaults: ``availability`` (the headline: the
 share of live facts the model can see at the fixed evaluation points, macro over fact kinds)
-and ``availability.<kind>``, the outcomes ``refused_requests``, ``blocked_turns``,
-``overflows`` and ``degraded_rate``, and the capsule's ``staleness``; ``input_tokens_billed``
-and ``peak_context_tokens`` (each strategy's own costs) are shown beside them, never gated.
-Capsule-moment diagnostics, on request (``--metric``): ``recall`` / ``recall.<kind>`` score
-the whole model input at capsule moments (capsule plus retained tail, or whatever a rival
-strategy sends: comparable across strategies); ``capsule_recall`` / ``capsule_recall.<kind>``
-the capsule alone (what a summarizer prompt controls); ``staleness.<kind>`` superseded or
-resolved facts the capsule shows as current. Direction and unit come from
+and ``availability.<kind>``, and the outcomes ``refused_requests``, ``blocked_turns``,
+``overflows`` and ``degraded_rate``; ``input_tokens_billed`` and ``peak_context_tokens`` (each
+strategy's own costs) are shown beside them, never gated. Capsule-moment diagnostics, on
+request (``--metric``): ``recall`` / ``recall.<kind>`` score the whole model input
+at capsule moments (capsule plus retained tail, or whatever a rival strategy sends: comparable
+across strategies); ``capsule_recall`` / ``capsule_recall.<kind>`` the capsule alone (what a
+summarizer prompt controls); ``staleness`` / ``staleness.<kind>`` superseded or resolved facts
+the capsule shows as current. Direction and unit come from
 :data:`soba_bench.scoring.stats.METRICS`.
 """
 
@@ -83,10 +83,6 @@ _add("skip_rate", "skip_rate", "attempts skipped by the ROI checks")
 
 # The gate's default: the headline with its kinds, and the outcomes. The degraded-fallback
 # rate is gated because a prompt whose drafts SOBA's validator rejects shows only there.
-# Staleness is the one capsule-moment score gated by default: a summary that presents
-# superseded decisions or resolved blockers as current keeps every fact "available" (the
-# stale one too), so availability cannot see it (measured with the planted stale_decisions
-# defect, benchmarks/planted_power.py).
 HEADLINE = "availability"
 DEFAULT_METRICS: tuple[str, ...] = (
     HEADLINE,
@@ -95,7 +91,6 @@ DEFAULT_METRICS: tuple[str, ...] = (
     "blocked_turns",
     "overflows",
     "degraded_rate",
-    "staleness",
 )
 # Costs shown beside the gated metrics, never tested (more requests sent cost more tokens).
 REPORTED_METRICS: tuple[str, ...] = ("input_tokens_billed", "peak_context_tokens")

@@ -335,9 +335,7 @@ def test_every_default_metric_is_declared_with_a_direction():
     assert {"refused_requests", "blocked_turns", "overflows", "degraded_rate"} <= set(
         DEFAULT_METRICS
     )
-    # capsule-moment scores are diagnostics now: selectable, not gated by default, except
-    # staleness (a stale capsule keeps every fact available, so availability cannot see it)
-    assert "staleness" in DEFAULT_METRICS
+    # capsule-moment scores are diagnostics now: selectable, not gated by default
     assert "recall" not in DEFAULT_METRICS and "capsule_recall.blocker" in COMPARE_METRICS
     assert COMPARE_METRICS.get("availability").spec.higher_is_better is True
     assert COMPARE_METRICS.get("refused_requests").spec.higher_is_better is False
