@@ -16,7 +16,7 @@ from soba_bench.corpora.synthetic.config import config_from_dict
 from tests.builders import REPO
 from tests.integration.sweeps import cli
 
-DEFECTS = ("verbatim", "drop_goal", "drop_blockers", "paraphrase")
+DEFECTS = ("verbatim", "drop_goal", "drop_blockers", "negate_decisions", "paraphrase")
 SEED = 1000  # the planted-power benchmark's first seed
 SESSIONS = 10  # the gate needs at least 9 paired sessions for its default tests
 # The benchmark's small window: every session compacts several times.
@@ -83,6 +83,12 @@ def test_records_say_which_defect_wrote_the_capsules(planted_runs):
         assert record["summarizer"]["chain"] == ["portable_only", "deterministic"]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="a known gap, measured (benchmarks/planted_power.py: 0 of 3 seeds): SOBA's "
+    "deterministic goal, which the planted base reuses, is the span's last user message, "
+    "so the base rarely shows the true goal and dropping it moves no goal metric",
+)
 def test_compare_flags_a_dropped_goal_on_a_goal_metric(planted_runs):
     code, report = compare(planted_runs["verbatim"], planted_runs["drop_goal"])
     assert code == 1, report
@@ -93,6 +99,13 @@ def test_compare_flags_dropped_blockers_by_the_degraded_fallback_rate(planted_ru
     code, report = compare(planted_runs["verbatim"], planted_runs["drop_blockers"])
     assert code == 1, report
     assert any("degraded" in m for m in flagged(report)), flagged(report)
+
+
+def test_compare_flags_negated_decisions_on_availability(planted_runs):
+    code, report = compare(planted_runs["verbatim"], planted_runs["negate_decisions"])
+    assert code == 1, report
+    # A negated decision is contradicted, so no longer available to the model.
+    assert "availability" in flagged(report), flagged(report)
 
 
 def test_compare_does_not_flag_a_paraphrase(planted_runs):
