@@ -15,14 +15,13 @@ On disk: ``<session name>.truth.json`` next to the session, a versioned JSON doc
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
-from soba_bench.secrets_scan import scrub_value
+from soba_bench.secrets_scan import scrub_text, scrub_value
 from soba_bench.session.jsonl import atomic_write_bytes
 
 SCHEMA_VERSION = 1
@@ -199,48 +198,10 @@ class GroundTruth:
             raise InputError(f"invalid ground-truth document: {exc}", path=source) from None
 
 
-# Common credential shapes. Truth files quote session text (the goal, commands, failure
-# lines) and are shared more widely than sessions, so these are replaced before writing.
-# A local, deliberately small list: a dedicated scanner module can take its place.
-_SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "private-key",
-        re.compile(
-            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)",
-            re.DOTALL,
-        ),
-    ),
-    ("aws-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})")),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
-    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("stripe-key", re.compile(r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    ("bearer", re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}")),
-    ("url-credentials", re.compile(r"(\b[a-z][a-z0-9+.-]*://[^/\s:@]+:)[^/\s@]+(?=@)")),
-    (
-        "assignment",
-        re.compile(
-            r"(?i)(\b[A-Za-z0-9_.-]*(?:password|passwd|secret|api[_-]?key|access[_-]?key"
-            r"|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret)"
-            r"[A-Za-z0-9_.-]*[\"']?\s*[:=]\s*[\"']?)(?!\[REDACTED)([^\s\"',;]{6,})"
-        ),
-    ),
-)
-
-
 def scrub_secrets(text: str) -> str:
-    """``text`` with credential-shaped values replaced by ``[REDACTED:<kind>]`` (the label
-    before an assignment or a URL's user name is kept, so the text still reads)."""
-    for kind, pattern in _SECRET_PATTERNS:
-        if pattern.groups:
-            text = pattern.sub(lambda m, k=kind: m.group(1) + f"[REDACTED:{k}]", text)
-        else:
-            text = pattern.sub(f"[REDACTED:{kind}]", text)
-    return text
+    """``text`` with credentials replaced by typed markers (``[REDACTED:<kind>]``): the
+    harness's one secret scanner, :mod:`soba_bench.secrets_scan`."""
+    return scrub_text(text)
 
 
 def _scrub_value(value: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.errors import InputError
 from soba_bench.meter.soba import estimate_item, item_text
-from soba_bench.replay.compare import read_jsonl
+from soba_bench.runs.files import read_jsonl
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
 from soba_bench.scoring.retention import fact_outcomes
 from soba_bench.scoring.runner import truth_for
@@ -236,10 +236,10 @@ def load_run_view(run_dir: str | Path, match: MatchConfig = DEFAULT_MATCH) -> Ru
     if layout.reused.is_file() and not layout.record.is_file():
         path = _follow_reused(layout)
         layout = RunLayout(path)
-    record = layout.read_record()
+    record = layout.read_record().raw
     sessions = []
     for row in layout.read_sessions():
-        name = row["session"]
+        name = row.session
         replay = layout.replay(name)
         if not replay.is_file():
             raise InputError("run folder has no stored replay for this session", path=str(replay))
@@ -250,8 +250,7 @@ def load_run_view(run_dir: str | Path, match: MatchConfig = DEFAULT_MATCH) -> Ru
             for r in (read_jsonl(barriers) if barriers.is_file() else [])
             if r.get("kind") == "attempt"
         ]
-        source = Path(row["corpusRoot"]) / row["file"] if row.get("file") else None
-        truth = truth_for(source) if source is not None else None
+        truth = truth_for(row.source) if row.source is not None else None
         sessions.append(session_moments(name, branch, attempts, truth, match))
     return RunView(path, _label(record, path), tuple(sessions))
 

@@ -212,10 +212,10 @@ def test_secrets_are_scrubbed_from_truth_files_not_from_sessions(tmp_path):
         import_source("openai-messages", _write(tmp_path / "s.json", session)), tmp_path / "out"
     )
     truth_text = (written.root / written.sessions[0].truth_file).read_text()
-    assert key not in truth_text and "[REDACTED:api-key]" in truth_text
+    assert key not in truth_text and "[REDACTED:openai-key]" in truth_text
     assert key in (written.root / written.sessions[0].file).read_text()
     goal = read_truth(written.root / written.sessions[0].truth_file).of_kind("goal")[0]
-    assert goal.text == "deploy with OPENAI_API_KEY=[REDACTED:api-key] please"
+    assert goal.text == "deploy with OPENAI_API_KEY=[REDACTED:openai-key] please"
 
 
 def _write(path, session):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from soba_bench.errors import OutputError
 from soba_bench.session import jsonl as jsonl_mod
 from soba_bench.session import read_session, write_session
 from tests.builders import (
@@ -263,7 +264,7 @@ def test_failed_write_keeps_old_target_and_removes_temp(tmp_path: Path, monkeypa
         raise OSError("disk full")
 
     monkeypatch.setattr(jsonl_mod.os, "replace", boom)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match="disk full"):
         write_session(session, target)
 
     assert target.read_text() == "old content\n"
