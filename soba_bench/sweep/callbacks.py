@@ -14,8 +14,10 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
+from soba_bench.engine.config import TOP_LEVEL_KEYS
 from soba_bench.session.jsonl import remove_stale_temps
 from soba_bench.sweep import console
+from soba_bench.sweep.jobspec import COMPACTION_KEYS
 from soba_bench.sweep.progress import SweepMonitor, bars_enabled
 from soba_bench.sweep.store import RunLayout, write_json
 from soba_bench.sweep.tables import write_parquet
@@ -84,6 +86,25 @@ def count_jobs(config: DictConfig) -> int | None:
         return None
 
 
+def _settings(record: dict[str, Any]) -> dict[str, Any]:
+    """What a job was: strategy, variant, summarizer, prompt id, corpus and every engine key
+    (SOBA's names), as columns, so ``pandas.read_parquet(jobs.parquet)`` is all a notebook
+    needs to group and plot a sweep."""
+    resolved = record.get("resolvedConfig") or {}
+    summarizer = record.get("summarizer") or {}
+    config = record.get("config") or {}
+    compaction = config.get("compaction") or {}
+    return {
+        "strategy": record.get("strategy") or (resolved.get("strategy") or {}).get("name"),
+        "variant": record.get("variant"),
+        "summarizer": summarizer.get("name"),
+        "promptId": summarizer.get("promptId"),
+        "corpus": (record.get("corpus") or {}).get("name"),
+        **{key: config.get(key) for key in TOP_LEVEL_KEYS},
+        **{key: compaction.get(key) for key in COMPACTION_KEYS},
+    }
+
+
 def job_rows(sweep_dir: Path) -> list[dict[str, Any]]:
     """One row per job folder of a sweep (its own record, or the one it reused)."""
     rows: dict[str, dict[str, Any]] = {}
@@ -109,6 +130,7 @@ def job_rows(sweep_dir: Path) -> list[dict[str, Any]]:
             "jobKey": record.get("jobKey"),
             "record": str(path),
             "overrides": " ".join((record.get("job") or {}).get("overrides") or []),
+            **_settings(record),
             **{k: totals.get(k) for k in console.TOTAL_COLUMNS},
             **console.headline(record),
             "recall": console.soba_recall(record.get("scoring")),

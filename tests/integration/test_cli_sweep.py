@@ -43,6 +43,13 @@ def test_multirun_writes_one_complete_job_folder_per_value(tmp_path):
     assert done.stdout.count("[complete]") == 2
     summary = json.loads((sweep_dir / "sweep.json").read_text())
     assert summary["byStatus"] == {"complete": 2}
+    # The job table is tidy: what each job was, as columns a notebook can group by.
+    jobs = pd.read_parquet(sweep_dir / "jobs.parquet").sort_values("keepRecentTokens")
+    assert list(jobs["keepRecentTokens"]) == [8000, 20000]
+    assert set(jobs["strategy"]) == {"soba"} and set(jobs["variant"]) == {"soba-0.6.14"}
+    assert set(jobs["summarizer"]) == {"deterministic"} and "promptId" in jobs.columns
+    assert {"contextWindow", "minSavingsRatio", "timeoutMs", "corpus"} <= set(jobs.columns)
+    assert jobs["availability"].notna().all()
 
 
 def test_a_three_key_grid_gives_one_complete_record_per_point(grid_sweep):
