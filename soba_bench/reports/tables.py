@@ -11,8 +11,16 @@ from soba_bench.reports.frames import RunSet, session_metrics
 from soba_bench.reports.labels import job_labels
 from soba_bench.reports.skips import ALL_CATEGORIES, LABELS, barrier_decisions, fallback_kind
 from soba_bench.reports.verdict import comparable_groups, feasible_jobs
+from soba_bench.scoring.stats import bootstrap_ci
 
 ISSUE_OUTCOMES = ("failed", "stale", "cancelled")
+
+
+def interval(values: pd.Series) -> str | None:
+    """The 95 % percentile-bootstrap interval of a mean over sessions (seeded), as text;
+    None for no values."""
+    _, low, high = bootstrap_ci(values.dropna().tolist(), seed=0)
+    return None if low is None else f"[{low:.3f}, {high:.3f}]"
 
 
 def _with_labels(rs: RunSet, frame: pd.DataFrame) -> pd.DataFrame:
@@ -50,6 +58,7 @@ def attempts_per_session(rs: RunSet) -> pd.DataFrame:
             "sessions": g.size(),
             "attempts": g.sum(),
             "mean per session": g.mean().round(2),
+            "95% interval": g.apply(interval),
             "median": g.median(),
             "max": g.max(),
             "sessions without attempts": g.apply(lambda x: int((x == 0).sum())),
@@ -163,11 +172,15 @@ def retention_by_kind(rs: RunSet) -> pd.DataFrame:
     cols = [c for c in m.columns if c == "recall" or c.startswith(("recall.", "leak."))]
     if not cols:
         return pd.DataFrame()
-    table = m.groupby("job_id")[cols].mean().round(3)
+    g = m.groupby("job_id")
+    table = g[cols].mean().round(3)
     table.columns = [
         "all" if c == "recall" else c.removeprefix("recall.").replace("leak.", "leak: ")
         for c in cols
     ]
+    if "recall" in cols:  # n and the interval of the headline column (sessions resampled)
+        table.insert(1, "95% interval (all)", g["recall"].apply(interval))
+        table.insert(0, "n", g["recall"].count())
     return _with_labels(rs, table.reset_index())
 
 
@@ -183,7 +196,9 @@ def quality(rs: RunSet, ids: bool = False) -> pd.DataFrame:
         {
             "sessions": g.size(),
             "mean score": g["soba_quality_score"].mean().round(3),
+            "score 95% interval": g["soba_quality_score"].apply(interval),
             "pass rate": g["soba_quality_pass"].mean().round(3),
+            "pass rate 95% interval": g["soba_quality_pass"].apply(interval),
         }
     ).reset_index()
     return table if ids else _with_labels(rs, table)
