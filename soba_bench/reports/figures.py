@@ -13,6 +13,11 @@ from matplotlib.figure import Figure
 from soba_bench.reports.frames import RunSet
 from soba_bench.reports.labels import axis_labels
 from soba_bench.reports.skips import LABELS, SKIP_CATEGORIES, barrier_decisions, fallback_kind
+from soba_bench.reports.tables import NO_MODEL_SUMMARIZERS
+from soba_bench.reports.tables import generation_latency as latency_table
+
+# Fewer points than this on a line cannot show a trend; the figure's title says so.
+MIN_TREND_POINTS = 5
 
 OUTCOME_COLORS = {
     "completed": "#2e7d32",
@@ -163,10 +168,6 @@ def skip_rates(rs: RunSet) -> Figure | None:
     return fig
 
 
-# Summarizer names of jobs that call no model ("none": a rival strategy without capsules).
-NO_MODEL_SUMMARIZERS = ("deterministic", "none")
-
-
 def fallback_vs_timeout(rs: RunSet) -> Figure | None:
     """Degraded (fallback) rate of attempts against timeoutMs, one line per summarizer and
     strategy; None when no job ran a model summarizer."""
@@ -202,27 +203,40 @@ def fallback_vs_timeout(rs: RunSet) -> Figure | None:
     ax.set_xscale("log")
     ax.set_xlabel("timeoutMs (seconds, log scale)")
     ax.set_ylabel("attempts with a fallback capsule (%)")
-    ax.set_title("Degraded fallback rate against the timeout")
+    title = "Degraded fallback rate against the timeout"
+    fewest = int(rates.groupby(["summarizer", "strategy"])["timeoutMs"].nunique().min())
+    if fewest < MIN_TREND_POINTS:
+        title += f"\n(only {fewest} timeoutMs value{'s' * (fewest != 1)}: too few to read a trend)"
+    ax.set_title(title)
     ax.legend(fontsize="small")
     return fig
 
 
 def generation_latency(rs: RunSet) -> Figure | None:
-    """Histogram of capsule generation time (ms) with each job's timeoutMs marked; None when
-    no attempt recorded a generation time above zero."""
-    a = rs.attempts
-    if a.empty or "generationDurationMs" not in a.columns:
-        return None
-    lat = a.dropna(subset=["generationDurationMs"])
-    lat = lat[lat["generationDurationMs"] > 0]
+    """Histogram of model summarizers' capsule generation time, timed-out attempts stacked at
+    their timeoutMs (censored: the model took at least that long), each job's timeoutMs
+    marked; None when no model summarizer ran."""
+    lat = latency_table(rs)
     if lat.empty:
         return None
     fig = new_figure()
     ax = fig.add_subplot()
-    ax.hist(lat["generationDurationMs"] / 1000, bins=30, color="#1565c0")
+    seconds = [lat.loc[~lat["timed_out"], "ms"] / 1000, lat.loc[lat["timed_out"], "ms"] / 1000]
+    ax.hist(
+        seconds,
+        bins=30,
+        stacked=True,
+        color=["#1565c0", "#c62828"],
+        label=["answered", "timed out (at least timeoutMs)"],
+    )
     for timeout in sorted(rs.jobs["timeoutMs"].dropna().unique()):
         ax.axvline(timeout / 1000, color="#c62828", linestyle="--", linewidth=1)
     ax.set_xlabel("capsule generation time (seconds; dashed: timeoutMs)")
     ax.set_ylabel("attempts (count)")
-    ax.set_title("Generation latency")
+    n, timed_out = len(lat), int(lat["timed_out"].sum())
+    title = f"Generation latency (n = {n} attempts, {timed_out} timed out)"
+    if n < MIN_TREND_POINTS:
+        title += "\ntoo few attempts to read a distribution"
+    ax.set_title(title)
+    ax.legend(fontsize="small")
     return fig

@@ -10,7 +10,7 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from soba_bench.reports import tables
-from soba_bench.reports.figures import _height, in_job_order, new_figure
+from soba_bench.reports.figures import MIN_TREND_POINTS, _height, in_job_order, new_figure
 from soba_bench.reports.frames import RunSet, session_metrics, swept_parameters
 from soba_bench.reports.labels import axis_labels
 from soba_bench.reports.verdict import comparable_groups
@@ -27,10 +27,6 @@ def _recall_by_job(rs: RunSet) -> pd.DataFrame:
     out = m.groupby("job_id")[cols].mean()
     out.columns = [c.removeprefix("recall.") for c in cols]
     return in_job_order(rs, out.dropna(how="all"))
-
-
-# Fewer distinct values than this on an axis cannot show a trend; the figure says so.
-MIN_TREND_POINTS = 5
 
 
 def _panels(rs: RunSet, parameter: str) -> pd.DataFrame:
@@ -172,7 +168,11 @@ def quality_pass_rate(rs: RunSet) -> Figure | None:
     fig = new_figure(8, _height(len(table), 2.0, 0.4))
     ax = fig.add_subplot()
     names = [labels[j] for j in ids]
-    bars = ax.barh(names, 100 * table["pass rate"], color="#1565c0")
+    # With every pass rate at 0 the bars would be invisible: show the mean scores instead and
+    # say so, so an empty-looking chart is never mistaken for missing data.
+    none_pass = bool((table["pass rate"] == 0).all())
+    values = table["mean score"] if none_pass else table["pass rate"]
+    bars = ax.barh(names, 100 * values, color="#9e9e9e" if none_pass else "#1565c0")
     for bar, score in zip(bars, table["mean score"], strict=True):
         ax.text(
             bar.get_width() + 1,
@@ -183,8 +183,12 @@ def quality_pass_rate(rs: RunSet) -> Figure | None:
         )
     ax.invert_yaxis()
     ax.set_xlim(0, 115)
-    ax.set_xlabel("capsules passing soba_quality (threshold 0.9), sessions averaged (%)")
-    ax.set_title("soba_quality pass rate")
+    if none_pass:
+        ax.set_xlabel("mean soba_quality score (%), sessions averaged")
+        ax.set_title("soba_quality: no capsule passed the 0.9 threshold (mean scores shown)")
+    else:
+        ax.set_xlabel("capsules passing soba_quality (threshold 0.9), sessions averaged (%)")
+        ax.set_title("soba_quality pass rate")
     return fig
 
 

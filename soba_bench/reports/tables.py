@@ -15,6 +15,9 @@ from soba_bench.scoring.stats import bootstrap_ci
 
 ISSUE_OUTCOMES = ("failed", "stale", "cancelled")
 
+# Summarizer names of jobs that call no model ("none": a rival strategy without capsules).
+NO_MODEL_SUMMARIZERS = ("deterministic", "none")
+
 
 def interval(values: pd.Series) -> str | None:
     """The 95 % percentile-bootstrap interval of a mean over sessions (seeded), as text;
@@ -95,6 +98,16 @@ def reclaimed_summary(rs: RunSet) -> pd.DataFrame:
             .sum(),
         }
     )
+    # Compactions cluster by session, so the interval resamples sessions (each session's
+    # pooled ratio), not compactions.
+    per_session = done.groupby(["job_id", "session"])[["reclaimed", "tokensBefore"]].sum()
+    ratio = (per_session["reclaimed"] / per_session["tokensBefore"]).groupby(level="job_id")
+    table.insert(0, "sessions", ratio.size())
+    table.insert(
+        table.columns.get_loc("savings ratio pooled") + 1,
+        "savings ratio 95% interval (sessions)",
+        ratio.apply(interval),
+    )
     if "maxEffectiveTokens" in rs.sessions.columns:
         table["peak effective tokens"] = rs.sessions.groupby("job_id")["maxEffectiveTokens"].max()
     return _with_labels(rs, table.reset_index())
@@ -137,13 +150,15 @@ def issue_reasons(rs: RunSet) -> pd.DataFrame:
 
 
 def fallbacks(rs: RunSet) -> pd.DataFrame:
-    """Per job: the summarizer, timeoutMs, attempts, timeout and model-error fallbacks and
-    their rate, and the generation latency (median, p90, max) where recorded."""
+    """Per job: the summarizer, timeoutMs, attempts, timeout and model-error fallbacks, the
+    degraded rate with its interval over sessions, and the generation latency of model
+    summarizers (n, median, p90, max) with timed-out attempts counted at their timeoutMs."""
     a = rs.attempts
     if a.empty or "outcome" not in a.columns:
         return pd.DataFrame()
     kinds = fallback_kind(a)
-    g = a.assign(fallback=kinds).groupby("job_id")
+    frame = a.assign(fallback=kinds, degraded=kinds.notna().astype(float))
+    g = frame.groupby("job_id")
     jobs = rs.jobs.set_index("job_id")
     table = pd.DataFrame(
         {
@@ -156,13 +171,36 @@ def fallbacks(rs: RunSet) -> pd.DataFrame:
     ).dropna(subset=["attempts"])
     degraded = table["timeout fallbacks"] + table["model error fallbacks"]
     table["degraded rate"] = (degraded / table["attempts"]).round(3)
-    latency = a[["job_id", "generationDurationMs"]] if "generationDurationMs" in a else None
-    if latency is not None and latency["generationDurationMs"].notna().any():
-        lg = latency.dropna().groupby("job_id")["generationDurationMs"]
-        table["generation ms median"] = lg.median()
-        table["generation ms p90"] = lg.quantile(0.9)
-        table["generation ms max"] = lg.max()
+    if "session" in frame.columns:
+        by_session = frame.groupby(["job_id", "session"])["degraded"].mean()
+        table["sessions"] = by_session.groupby(level="job_id").size()
+        table["degraded rate 95% interval (sessions)"] = by_session.groupby(level="job_id").apply(
+            interval
+        )
+    latency = generation_latency(rs)
+    if not latency.empty:
+        lg = latency.groupby("job_id")["ms"]
+        table["latency n"] = lg.size()
+        table["latency ms median"] = lg.median()
+        table["latency ms p90"] = lg.quantile(0.9)
+        table["latency ms max"] = lg.max()
     return _with_labels(rs, table.reset_index(names="job_id"))
+
+
+def generation_latency(rs: RunSet) -> pd.DataFrame:
+    """job_id, ms and timed_out per attempt of a model summarizer. A timed-out attempt's own
+    duration is that of the deterministic fallback (near 0): the model's time is unknown but
+    at least timeoutMs, so it is counted there (censored) instead of at 0 ms. Jobs without a
+    model (deterministic, none) have no generation latency and are left out."""
+    a = rs.attempts
+    if a.empty or "generationDurationMs" not in a.columns or "summarizer" not in a.columns:
+        return pd.DataFrame(columns=["job_id", "ms", "timed_out"])
+    model = a[a["summarizer"].notna() & ~a["summarizer"].isin(NO_MODEL_SUMMARIZERS)]
+    timed_out = fallback_kind(model) == "timeout"
+    timeout = model["job_id"].map(rs.jobs.set_index("job_id")["timeoutMs"])
+    ms = model["generationDurationMs"].where(~timed_out, timeout)
+    out = pd.DataFrame({"job_id": model["job_id"], "ms": ms, "timed_out": timed_out})
+    return out.dropna(subset=["ms"])
 
 
 def retention_by_kind(rs: RunSet) -> pd.DataFrame:
