@@ -18,6 +18,8 @@ import re
 
 import pandas as pd
 
+from soba_bench.scoring.scorers.outcomes import TIMEOUT_FALLBACK
+
 BELOW_SOFT = "below_soft_limit"
 RECLAIMABLE_MIN = "reclaimable_below_minimum"
 RATIO_MIN = "ratio_below_minimum"
@@ -60,7 +62,6 @@ REASON_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(Auto-compact|Milestone compact) disabled", AUTO_DISABLED),
 )
 _COMPILED = tuple((re.compile(p), c) for p, c in REASON_PATTERNS)
-TIMEOUT_FALLBACK = re.compile(r"^Compaction model timed out after .*deterministic fallback")
 
 
 # How a check row (no reason recorded) is categorised, in the order the rules apply.
