@@ -27,7 +27,9 @@ from typing import Any
 from soba_bench.corpora.importers.commands import (
     exit_means_no_match,
     file_effects,
+    file_reads,
     output_failure,
+    output_not_run,
     output_passed,
     status_hidden_by_pipe,
     verification_kind,
@@ -71,6 +73,7 @@ class _Run:
     cause: str | None = None  # traceback, rejected edit, timeout... when the text says
     failure_text: str = ""
     passed_text: bool = False
+    not_run: bool = False  # cancelled before it ran: no effect, no failure, no fix
 
     @property
     def command(self) -> str | None:
@@ -161,6 +164,9 @@ class FactCollector:
             return
         run.output_entry, run.exit_code = entry_id, exit_code
         text = text if isinstance(text, str) else ""
+        if output_not_run(text):
+            run.not_run = True
+            return
         found = output_failure(text)
         if exit_code is not None:
             no_match = exit_means_no_match(run.command, exit_code) and not found
@@ -218,10 +224,10 @@ class FactCollector:
                     order.append(("file", value))
                 continue
             run = value
-            if run.failed:
-                continue  # a failed read or a rejected edit did not happen
+            if run.failed or run.not_run:
+                continue  # a failed read, a rejected edit or a cancelled call did not happen
             entry = run.output_entry or run.call_entry
-            for path in run.use.reads:
+            for path in (*run.use.reads, *file_reads(run.use.command)):
                 order.append(("file", ("file_read", path, entry)))
             for path in run.use.modifies:
                 order.append(("file", ("file_modified", path, entry)))
@@ -296,7 +302,7 @@ class FactCollector:
         groups: dict[str, list[_Run]] = {}
         for run in self.runs:
             kind = verification_kind(run.command)
-            if kind:
+            if kind and not run.not_run:
                 groups.setdefault(_SPACES.sub(" ", (run.command or "").strip()), []).append(run)
         out: list[Fact] = []
         for n, (command, runs) in enumerate(groups.items(), start=1):
@@ -369,7 +375,10 @@ class FactCollector:
                 (
                     r
                     for r in self.runs[i + 1 :]
-                    if r.output_entry and r.failed is not True and targets & set(r.targets)
+                    if r.output_entry
+                    and r.failed is not True
+                    and not r.not_run
+                    and targets & set(r.targets)
                 ),
                 None,
             )
@@ -380,6 +389,8 @@ class FactCollector:
                 what = f"`{label}`" if label else run.tool
                 if run.use.modifies:
                     what += " on " + ", ".join(run.use.modifies)
+                elif run.use.reads:
+                    what += " of " + ", ".join(run.use.reads)
             text = f"{what} failed"
             if run.exit_code is not None:
                 text += f" (exit code {run.exit_code})"

@@ -119,7 +119,8 @@ OPENHANDS = [
      "id 64 insert applied"),
     (B, "blocker-001", "blocker", "open", "`ls src/lib` failed (exit code 2)", R,
      "id 8; never listed again (the grep at id 19 exits 1: no match, no blocker)"),
-    (B, "blocker-002", "blocker", "resolved", "str_replace_editor failed: Invalid `view_range`",
+    (B, "blocker-002", "blocker", "resolved", "str_replace_editor of " + PONY +
+     "packages/cli/cli.pony failed: Invalid `view_range`",
      R, "id 33; the view at id 34 works"),
     *[
         (B, f"blocker-{n:03d}", "blocker", "resolved", "str_replace_editor on " + PONY +
@@ -140,6 +141,8 @@ OPENHANDS = [
 
 W4 = "/home/USER/projects/spotter-worktrees/spotter-4te/"
 CC = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+SUB = "agent-a2898e3"
+DOV = "/home/USER/projects/spotter-worktrees/spotter-dov/"
 CLAUDE = [
     (CC, "goal-001", "goal", "active", "Work on bead spotter-4te.", R, "line 7, the typed prompt"),
     *[
@@ -168,14 +171,59 @@ CLAUDE = [
     (CC, "blocker-001", "blocker", "resolved", "Edit on " + W4 + "lib/spotter/telemetry/otel.ex "
      "failed: <tool_use_error>String to replace not found", R,
      "line 259 is_error; the Edit of the same file at line 266 succeeds"),
+    # A subagent transcript (an Explore task of another session, 144 lines).
+    (SUB, "goal-001", "goal", "active", "Very thorough exploration. I need to understand:", R,
+     "line 1, the Task prompt the subagent got"),
+    *[
+        (SUB, f"read-00{n}", "file_read", "active", DOV + path, R, f"Read, result line {line}")
+        for n, path, line in (
+            (1, "lib/spotter_web/live/session_live.ex", 6),
+            (2, "lib/spotter_web/live/subagent_live.ex", 60),  # its first Read was cancelled
+            (3, "lib/spotter_web/live/pane_list_live.ex", 64),
+            (4, "lib/spotter/services/transcript_renderer.ex", 68),
+            (5, "test/spotter/services/transcript_renderer_test.exs", 72),
+            (6, "test/spotter_web/live/session_live_test.exs", 76),
+            (7, "assets/js/app.js", 80),
+            (8, "priv/static/assets/spotter.css", 139),
+        )
+    ],
+    (SUB, "blocker-001", "blocker", "open", "Read of " + DOV + "lib/spotter_web/live/"
+     "session_live.html.heex failed: <tool_use_error>File does not exist.", R,
+     "line 8; the Glob at 24 finds no such file and the agent moves on. The seven parallel "
+     "Reads cancelled with 'Sibling tool call errored' (10-22) never ran: no blockers"),
 ]  # fmt: skip
 
 CX = "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799"
+CX2 = "rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80"
 NPM = "npm test -- --run src/agents/plugins/__tests__/codemie-code-reasoning.test.ts"
+SKILLS = "/Users/Sample_User/.codex/plugins/cache/"
+UI = "/Users/Sample_User/repos/codemie-ai/codemie-ui/src/"
+CP = "src/agents/plugins/"
 CODEX = [
     (CX, "goal-001", "goal", "active", "show tools", P,
      "line 7 is the first prompt, but the task of the session is the second (line 23, set "
      "the compaction default to 90); one goal per session cannot say so"),
+    # Files read with `sed -n 'A,Bp' F`, `cat F`, `nl -ba F | sed ...` (Codex has only a
+    # shell); the output is polled with write_stdin and holds the file's lines.
+    *[
+        (CX, f"read-{n:03d}", "file_read", "active", path, R, f"exec_command line {line}")
+        for n, path, line in (
+            (1, SKILLS + "openai-curated/superpowers/63976030/skills/using-superpowers/SKILL.md",
+             9),
+            (2, SKILLS + "openai-curated/superpowers/63976030/skills/brainstorming/SKILL.md", 27),
+            (3, SKILLS + "openai-curated/superpowers/63976030/skills/test-driven-development/"
+             "SKILL.md", 27),
+            (4, CP + "codemie-code-hooks/shell-hooks-source.ts", 64),
+            (5, "src/utils/config.ts", 66),
+            (6, CP + "opencode/opencode.plugin.ts", 121),
+            (7, CP + "codemie-code.plugin.ts", 149),
+            (8, "docs/AGENTS.md", 151),
+            (9, CP + "__tests__/codemie-code-reasoning.test.ts", 181),
+            (10, "node_modules/@codemieai/codemie-opencode/README.md", 202),
+            (11, "node_modules/@codemieai/codemie-opencode-darwin-arm64/README.md", 202),
+            (12, "package.json", 310),
+        )
+    ],
     (CX, "modified-001", "file_modified", "active",
      "src/agents/plugins/__tests__/codemie-code-reasoning.test.ts", R, "apply_patch 257, ok 260"),
     (CX, "modified-002", "file_modified", "active", "src/agents/plugins/codemie-code.plugin.ts",
@@ -194,12 +242,56 @@ CODEX = [
      " node_modules/opencode-ai node_modules/opencode", R,
      "exit 2 at 142: both paths missing; never rerun (the rg runs that exit 1 found no match "
      "and are no blockers)"),
+    # A Codex Desktop 0.128 rollout: prompts only as event_msg user_message, exec_command
+    # outputs inline, a `js` browser tool.
+    (CX2, "goal-001", "goal", "active", "\n# Files mentioned by the user:", P,
+     "line 2, analyse a meeting transcript; the prompts at 31 and 33 turn it into writing a "
+     "demo scenario, which one goal cannot say"),
+    *[
+        (CX2, f"read-{n:03d}", "file_read", "active", path, R, f"sed/cat at line {line}")
+        for n, path, line in (
+            (1, SKILLS + "openai-curated/superpowers/63976030/skills/using-superpowers/SKILL.md",
+             4),
+            (2, "/Users/Sample_User/Downloads/Sample BiS SampleProject.ai Demo Prep.vtt",
+             12),  # eight sed -n ranges, 12-15 and 21-24
+            (3, SKILLS + "openai-bundled/browser-use/0.1.0-alpha1/skills/browser/SKILL.md", 35),
+            (4, SKILLS + "openai-curated/superpowers/63976030/skills/brainstorming/SKILL.md", 36),
+            (5, UI + "pages/analytics/AnalyticsPage.tsx", 63),
+            (6, UI + "pages/analytics/components/AIAdoptionTab.tsx", 64),
+            (7, UI + "pages/analytics/components/CLIInsightsTab.tsx", 65),
+            (8, UI + "pages/settings/administration/projectsManagement/ProjectBudgetsSection.tsx",
+             66),
+            (9, UI + "pages/settings/administration/projectsManagement/components/"
+             "ProjectBudgetCard.tsx", 72),
+            (10, UI + "pages/settings/administration/components/ProjectBudgetModal.tsx", 73),
+            (11, UI + "pages/settings/administration/ProjectDetailsPage.tsx", 74),
+            (12, UI + "pages/settings/administration/projectsManagement/ProjectMembersManager.tsx",
+             79),
+            (13, UI + "pages/settings/administration/projectsManagement/components/"
+             "MemberAllocationOverrideModal.tsx", 80),
+            (14, UI + "pages/analytics/components/AnalyticsFilters.tsx", 81),
+            (15, UI + "pages/analytics/components/InsightsTab.tsx", 82),
+            (16, UI + "pages/analytics/components/AnalyticsDashboard.tsx", 90),
+            (17, UI + "types/analytics.ts", 91),
+            (18, UI + "pages/analytics/components/cliInsights/CLIInsightsUserDetailsModal.tsx",
+             92),
+            (19, UI + "types/entity/projectBudget.ts", 93),
+        )
+    ],
+    (CX2, "blocker-001", "blocker", "resolved", '`ps -ef | rg -i "Google Chrome|chrome.*remote|'
+     'codemie|codemie-ui"` failed (exit code 1): zsh:1: operation not permitted: ps', R,
+     "47: the sandbox refused ps (rg's exit 1 is not a no-match here); the escalated rerun "
+     "at 49 exits 0 (50)"),
+    (CX2, "blocker-002", "blocker", "open", "js failed: rejected this action due to browser "
+     "security policy. Reason: The user has requested that http://localhost:5173", R,
+     "53; the agent gives up on the browser (99)"),
+    (CX2, "blocker-003", "blocker", "open", "js failed: rejected this action due to browser "
+     "security policy. Reason: Browser Use cannot determine", R,
+     "56; no later browser call"),
 ]  # fmt: skip
 
 FORMATS = {"aider": AIDER, "claude-code": CLAUDE, "codex": CODEX, "openhands": OPENHANDS}
-# Lowest share of right facts accepted. The one real Codex rollout yields only 9 facts
-# (below the 20 the issue asks for): 8 right, 1 partly.
-MIN_RIGHT = {"aider": 0.9, "claude-code": 0.9, "codex": 0.85, "openhands": 0.9}
+MIN_RIGHT = 0.9  # lowest share of right facts accepted per format
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
@@ -223,7 +315,7 @@ def test_checked_facts_and_accuracy(imported):
         assert fact.text.startswith(text), (name, fact_id, fact.text[:120])
         assert fact.introduced_at in fact.entry_ids  # each fact names its source entry
     right = sum(row[5] == R for row in rows)
-    assert len(rows) >= 8 and right / len(rows) >= MIN_RIGHT[fmt]
+    assert len(rows) >= 20 and right / len(rows) >= MIN_RIGHT
 
 
 def _items(session):
@@ -287,9 +379,13 @@ def test_openhands_nothing_lost():
         assert len(calls) == len(actions), path
 
 
-def test_claude_code_nothing_lost():
+@pytest.mark.parametrize(
+    ("rel", "n_calls"),
+    [(f"{CC}.jsonl", 39), (f"4d5611e5-241a-462a-8d15-5122611a9569/subagents/{SUB}.jsonl", 33)],
+)
+def test_claude_code_nothing_lost(rel, n_calls):
     """Every typed prompt and every tool_use block of the transcript is in the session."""
-    path = REAL / "claude-code" / f"{CC}.jsonl"
+    path = REAL / "claude-code" / rel
     records = [json.loads(line) for line in path.read_text().splitlines()]
     uses = [
         b
@@ -308,7 +404,7 @@ def test_claude_code_nothing_lost():
     (session,) = import_source("claude-code", str(path)).sessions
     calls = _calls(session)
     assert [c["name"] for c in calls] == [u["name"] for u in uses]
-    assert len(calls) == 39
+    assert len(calls) == n_calls
     texts = [i["content"][0]["text"] for i in _items(session) if i.get("role") == "user"]
     for prompt in prompts:
         assert prompt["message"]["content"].strip() in [t.strip() for t in texts]
@@ -316,20 +412,21 @@ def test_claude_code_nothing_lost():
     assert loss["user"]["skipped"] == {} and loss["assistant"]["skipped"] == {}
 
 
-def test_codex_nothing_lost():
-    """Every tool call (function, custom, web search) and both typed prompts are entries."""
-    path = REAL / "codex" / f"{CX}.jsonl"
+@pytest.mark.parametrize(("name", "n_calls", "n_prompts"), [(CX, 105, 2), (CX2, 38, 3)])
+def test_codex_nothing_lost(name, n_calls, n_prompts):
+    """Every tool call (function, custom, web search) and every typed prompt is an entry."""
+    path = REAL / "codex" / f"{name}.jsonl"
     payloads = [json.loads(line).get("payload", {}) for line in path.read_text().splitlines()]
     kinds = ("function_call", "custom_tool_call", "web_search_call")
     calls = [p for p in payloads if p.get("type") in kinds]
     prompts = [p["message"] for p in payloads if p.get("type") == "user_message"]
     (session,) = import_source("codex", str(path)).sessions
-    assert len(_calls(session)) == len(calls) == 105
+    assert len(_calls(session)) == len(calls) == n_calls
     texts = [
         "".join(b.get("text", "") for b in i["content"])
         for i in _items(session)
         if i.get("role") == "user"
     ]
-    assert all(any(p.strip() in t for t in texts) for p in prompts) and len(prompts) == 2
+    assert all(any(p.strip() in t for t in texts) for p in prompts) and len(prompts) == n_prompts
     loss = session.origin["loss"]
-    assert all(not loss[f"response_item:{k}"]["skipped"] for k in kinds)
+    assert all(not loss.get(f"response_item:{k}", {}).get("skipped") for k in kinds)
