@@ -9,6 +9,7 @@
   moves it makes (``mv``, ``git mv``), so the truth can take them out of the modified set.
 * :func:`file_reads`: the files a command prints whole or in part (``cat``, ``head``,
   ``tail``, ``nl``, ``sed -n '1,80p'``): agents that only have a shell (Codex) read files so.
+* :func:`failure_handled`: a line ending in ``|| echo ...`` / ``|| true`` (it exits 0).
 * :func:`output_not_run`: an output saying the call was never executed (Claude Code cancels
   the parallel siblings of a failed call), which is neither a failure nor a success.
 * :func:`output_failure`: an explicit failure in a tool's output text when the source records
@@ -268,6 +269,33 @@ def verification_kind(command: str | None) -> str | None:
         if kind:
             return kind
     return None
+
+
+_QUOTED = re.compile(r"'[^']*'|\"(?:\\.|[^\"\\])*\"")
+_FALLBACK = re.compile(r"\|\|\s*(?:echo|printf|true|:|exit\s+0)\b[^|&;]*$")
+
+
+def failure_handled(command: str | None) -> bool:
+    """Whether the line ends in a fallback (``cmd || echo "not there"``, ``|| true``): it
+    then exits 0 whatever its first part printed, so a traceback in the output is a probe's
+    answer, not a failure (for sources that record no exit status)."""
+    if not command:
+        return False
+    last = _QUOTED.sub("''", command.strip()).splitlines()[-1] if command.strip() else ""
+    return bool(_FALLBACK.search(last))
+
+
+def python_scripts(command: str | None) -> tuple[str, ...]:
+    """The scripts a line runs with ``python X.py`` (so the truth can tell the agent's own
+    scratch scripts from a project's tests)."""
+    scripts: list[str] = []
+    for words in split_commands(command or ""):
+        words = _strip_prefixes(words)
+        if words and _PY.match(words[0].rsplit("/", 1)[-1]):
+            script = next((w for w in words[1:] if not w.startswith("-")), "")
+            if script.endswith(".py") and "-m" not in words[1:2]:
+                scripts.append(script)
+    return tuple(scripts)
 
 
 _PIPE = re.compile(r"(?<![|>&])\|(?![|&])")

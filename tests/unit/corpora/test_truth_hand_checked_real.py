@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from soba_bench.corpora.importers import import_source
+from soba_bench.corpora.importers import ImportOptions, import_source
 
 REAL = Path(__file__).parents[2] / "data" / "importers" / "real"
 R, W, P = "right", "wrong", "partly"
@@ -88,8 +88,8 @@ OPENHANDS = [
     ("basic_interactions", "goal-001", "goal", "active", "what's 1+1?", R, "id 0"),
     ("wrong_initial_state", "goal-001", "goal", "active", "Please rename game_2048.py", R,
      "id 0"),
-    ("wrong_initial_state", "read-001", "file_read", "active", "/workspace", P,
-     "id 3 views a directory listing, not a file"),
+    # id 3 views the folder /workspace: a listing, no file read (no fact since the rule
+    # for folder views; it was a "partly" before).
     # output.jsonl (an evaluation output, one instance per row); event ids in the history.
     (A, "goal-001", "goal", "active", "<uploaded_files>\n/workspace/ponylang__ponyc__0.1", R,
      "id 1, the task"),
@@ -290,14 +290,116 @@ CODEX = [
      "56; no later browser call"),
 ]  # fmt: skip
 
-FORMATS = {"aider": AIDER, "claude-code": CLAUDE, "codex": CODEX, "openhands": OPENHANDS}
+# SWE-smith rows (function calls written as text, results as OBSERVATION: messages); the
+# message index of each row's `messages` list is given.
+T = "swe-smith-trajectories-00"
+ARROW, DSET, SQLF = "/testbed/arrow/", "/testbed/dataset/", "/testbed/src/sqlfluff/core/templaters/"
+TEXT_TOOLS = [
+    (f"{T}1", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1, the PR description (f-string formatting with an empty format string)"),
+    (f"{T}1", "read-001", "file_read", "active", ARROW + "arrow.py", R, "views at 4, 8, 10, 12"),
+    (f"{T}1", "modified-001", "file_modified", "superseded", "/testbed/reproduce.py", R,
+     "created 14, removed by the rm at 28"),
+    (f"{T}1", "modified-002", "file_modified", "active", ARROW + "arrow.py", R, "str_replace 18"),
+    (f"{T}1", "modified-003", "file_modified", "superseded", "/testbed/edge_cases.py", R,
+     "created 22, removed at 28"),
+    (f"{T}2", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (chunked update string formatting)"),
+    (f"{T}2", "read-001", "file_read", "active", DSET + "table.py", R, "views 4, 6"),
+    (f"{T}2", "read-002", "file_read", "active", DSET + "chunked.py", R, "view 8"),
+    (f"{T}2", "read-003", "file_read", "active", DSET + "util.py", R, "view 10"),
+    (f"{T}2", "modified-001", "file_modified", "superseded", "/testbed/reproduce_error.py", R,
+     "created 12, edited 16-26, removed at 44"),
+    (f"{T}2", "modified-002", "file_modified", "active", DSET + "table.py", R, "22, 34, 36"),
+    (f"{T}2", "modified-003", "file_modified", "superseded", "/testbed/test_edge_cases.py", R,
+     "created 30, removed at 44 (its runs are the agent's scratch checks: no verification)"),
+    (f"{T}2", "blocker-001", "blocker", "resolved", "`cd /testbed && python reproduce_error.py` "
+     "failed: Error: TypeError: can't multiply sequence", R,
+     "15 reproduces the bug; the run at 25 after the fix at 22 succeeds"),
+    (f"{T}2", "blocker-002", "blocker", "resolved", "`cd /testbed && python reproduce_error.py` "
+     "failed: Error: TypeError", R, "21; fixed at 25"),
+    (f"{T}2", "blocker-003", "blocker", "resolved", "`cd /testbed && python test_edge_cases.py` "
+     "failed: Error: KeyError: 'id'", R, "33 test case 3 fails; after the edit at 36 the run "
+     "at 39 handles it"),
+    (f"{T}3", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (IntermediateFileSlice trimming)"),
+    (f"{T}3", "read-001", "file_read", "active", SQLF + "python.py", R, "views 4, 6, 8"),
+    (f"{T}3", "modified-001", "file_modified", "superseded", "/testbed/reproduce_issue.py", R,
+     "created 10, removed at 34"),
+    (f"{T}3", "modified-002", "file_modified", "active", SQLF + "python.py", R, "14, 18, 26"),
+    (f"{T}3", "modified-003", "file_modified", "superseded", "/testbed/edge_case_test.py", R,
+     "created 22, removed at 34; `python /testbed/edge_case_test.py` is no verification"),
+]  # fmt: skip
+
+LP = "pyutils__line_profiler.a646bf0f.100__pyutils__line_profiler.a646bf0f.100.toiq5elr"
+MOTO = "getmoto__moto.694ce1f4.pr_6055__getmoto__moto.694ce1f4.pr_6055.vtqmgmtg"
+REPRO = "`python /testbed/reproduce_error.py` failed: "
+ATHENA = "/testbed/moto/athena/"
+HF = [
+    (LP, "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (is_coroutine and generators)"),
+    # The view of the folder /testbed at 2 is a listing: no read.
+    (LP, "read-001", "file_read", "active", "/testbed/line_profiler/line_profiler.py", R, "4"),
+    (LP, "modified-001", "file_modified", "active", "/testbed/reproduce_error.py", R,
+     "created 6, never removed in this row"),
+    (LP, "modified-002", "file_modified", "active", "/testbed/line_profiler/line_profiler.py", R,
+     "16, 24, 32, 34, 38, 40"),
+    (LP, "blocker-001", "blocker", "resolved", REPRO + "ImportError: The line_profiler.", R,
+     "9 the C extension is not built; pip install -e at 10, later runs import it"),
+    (LP, "blocker-002", "blocker", "resolved", REPRO + "RuntimeWarning: Enable tracemalloc", P,
+     "15 is a real failure (the bug: 'coroutine' object is not iterable), but the text quotes "
+     "the trailing asyncio warning, not the error"),
+    (LP, "blocker-003", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
+     "with __aiter__ method, got coroutine", R, "27; the run at 43 works"),
+    (LP, "blocker-004", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
+     "with __aiter__ method, got generator", R, "37; fixed by the edits at 38-40 (43)"),
+    (MOTO, "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (missing primary workgroup)"),
+    (MOTO, "read-001", "file_read", "active", ATHENA + "models.py", R, "4, 60, 62"),
+    (MOTO, "read-002", "file_read", "active", ATHENA + "responses.py", R, "6, 64"),
+    (MOTO, "read-003", "file_read", "active", ATHENA + "urls.py", R, "8"),
+    (MOTO, "modified-001", "file_modified", "superseded", "/testbed/reproduce.py", R,
+     "created 10, removed at 74"),
+    (MOTO, "modified-002", "file_modified", "superseded", "/testbed/test_athena.py", R,
+     "created 24, removed at 74"),
+    (MOTO, "read-004", "file_read", "active", "/testbed/tests/test_athena/test_athena.py", R,
+     "36-42, 58"),
+    (MOTO, "modified-003", "file_modified", "active", ATHENA + "models.py", R, "44-50, 66"),
+    (MOTO, "modified-004", "file_modified", "active", ATHENA + "responses.py", R, "52"),
+    (MOTO, "verification-001", "verification", "resolved",
+     "cd /testbed && python -m pytest tests/test_athena/test_athena.py -v", R,
+     "57: 1 failed, 22 passed; 69: 23 passed"),
+    (MOTO, "blocker-001", "blocker", "superseded", "`cd /testbed && python reproduce.py` failed: "
+     "Error listing named queries: Unable to locate credentials", R,
+     "13; the agent gives reproduce.py up (never runs it after 22) and deletes it at 74"),
+    (MOTO, "blocker-002", "blocker", "superseded", "`cd /testbed && python reproduce.py` failed: "
+     "ImportError: cannot import name 'mock_athena'", R, "17; same script"),
+    (MOTO, "blocker-003", "blocker", "superseded", "`cd /testbed && python reproduce.py` failed: "
+     "ImportError: cannot import name 'mock_boto3'", R,
+     "23; same script. The probe at 26 ends in `|| echo ...`: its traceback is an answer, "
+     "no blocker"),
+    (MOTO, "blocker-004", "blocker", "resolved", "`cd /testbed && python -m pytest tests/"
+     "test_athena/test_athena.py -v` failed: =", R, "57; 69 passes"),
+]  # fmt: skip
+
+FORMATS = {
+    "aider": AIDER,
+    "claude-code": CLAUDE,
+    "codex": CODEX,
+    "openhands": OPENHANDS,
+    "text-tools": TEXT_TOOLS,
+    "hf": HF,
+}
+# hf reads a local JSON-lines export of the dataset with the dataset's own mapping.
+OPTIONS = {"hf": ImportOptions(hf_mapping="SWE-bench/SWE-smith-trajectories")}
 MIN_RIGHT = 0.9  # lowest share of right facts accepted per format
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
 def imported(request):
     fmt = request.param
-    return fmt, {s.name: s for s in import_source(fmt, str(REAL / fmt)).sessions}
+    result = import_source(fmt, str(REAL / fmt), OPTIONS.get(fmt))
+    return fmt, {s.name: s for s in result.sessions}
 
 
 def test_every_derived_fact_is_checked(imported):
@@ -430,3 +532,26 @@ def test_codex_nothing_lost(name, n_calls, n_prompts):
     assert all(any(p.strip() in t for t in texts) for p in prompts) and len(prompts) == n_prompts
     loss = session.origin["loss"]
     assert all(not loss.get(f"response_item:{k}", {}).get("skipped") for k in kinds)
+
+
+@pytest.mark.parametrize("fmt", ["text-tools", "hf"])
+def test_text_tools_nothing_lost(fmt):
+    """Every `<function=...>` block is a call, every OBSERVATION message its output, and the
+    task is the one user message."""
+    rows = [json.loads(line) for line in (REAL / fmt / "swe-smith-trajectories.jsonl").open()]
+    sessions = import_source(fmt, str(REAL / fmt), OPTIONS.get(fmt)).sessions
+    assert len(sessions) == len(rows)
+    for row, session in zip(rows, sessions, strict=True):
+        blocks = sum(
+            m["content"].count("<function=") for m in row["messages"] if m["role"] == "assistant"
+        )
+        answers = [
+            m for m in row["messages"][2:] if m["role"] == "user"
+        ]  # observations (and "Your command ran successfully" with no prefix)
+        items = _items(session)
+        assert len(_calls(session)) == blocks
+        assert len([i for i in items if i["type"] == "function_call_output"]) == len(answers)
+        users = [i["content"][0]["text"] for i in items if i.get("role") == "user"]
+        assert users == [row["messages"][1]["content"]]  # no answer became a user turn
+        for row_loss in session.origin["loss"].values():
+            assert row_loss["skipped"] == {}
