@@ -1,4 +1,4 @@
-"""Ground truth derived from real aider and OpenHands logs, checked by hand.
+"""Ground truth derived from real logs of six formats, checked by hand.
 
 Each row is one derived fact with the verdict reached by reading the log lines it comes
 from (right / wrong / partly). The set of derived facts is pinned, so a rule change has to be
@@ -9,7 +9,9 @@ aider: an excerpt of aider's own ``tests/fixtures/chat-history.md`` (Apache-2.0)
 Codex: a real Codex 0.125.0 rollout kept by codemie-ai/codemie-code (Apache-2.0);
 Claude Code: the first 348 lines of a real 2.1.39 transcript kept by marot/spotter (MIT);
 OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` and two rows of
-``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT).
+``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT);
+text-tools and hf: five rows of SWE-bench/SWE-smith-trajectories (MIT) kept as a sample by
+agent-data-protocol (MIT).
 """
 
 from __future__ import annotations
