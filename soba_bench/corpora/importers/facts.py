@@ -108,6 +108,25 @@ def _summary_line(text: str) -> str:
 _DIRECTORY_LISTING = re.compile(
     r"^\s*(?:OBSERVATION:\s*)?Here's the files and directories up to \d+ levels? deep in "
 )
+_ERROR_WORD = re.compile(r"\berror\b", re.IGNORECASE)
+_BARE_ERROR = re.compile(r"^\W*error\W*$", re.IGNORECASE)
+
+
+def _error_line(text: str) -> str:
+    """For a failure no explicit pattern named: the last line that says "error" (a script's
+    own report; warnings printed after it are not the failure), else ""."""
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        # A bare "ERROR:" header says nothing; the line under it does (the last line).
+        if (
+            _ERROR_WORD.search(line)
+            and not _BARE_ERROR.match(line)
+            and not _HARNESS_LINE.match(line)
+        ):
+            return line if len(line) <= _MAX_FACT_TEXT else line[: _MAX_FACT_TEXT - 3] + "..."
+    return ""
+
+
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b(?::.*)?$")
 
 
@@ -212,7 +231,7 @@ class FactCollector:
             elif found:
                 run.failure_text = _exception_line(text) or _summary_line(text)
             else:
-                run.failure_text = _summary_line(text)
+                run.failure_text = _error_line(text) or _summary_line(text)
         run.passed_text = output_passed(text)
 
     # -- building ------------------------------------------------------------------------
@@ -273,6 +292,16 @@ class FactCollector:
         for what, ev in order:
             if what == "file":
                 kind, path, entry = ev
+                # One file named absolutely and relatively (aider's `/add /abs/x.py`, then
+                # `x.py`) is one fact, under the name it was first seen by.
+                path = next(
+                    (
+                        known
+                        for k, known in files
+                        if k == kind and (_same_path(known, path) or _same_path(path, known))
+                    ),
+                    path,
+                )
                 ids = files.setdefault((kind, path), [])
                 if entry not in ids:
                     ids.append(entry)

@@ -41,11 +41,11 @@ AIDER = [
     (f"{H}-004", "modified-001", "file_modified", "active", "tests/basic/test_repo.py", R,
      "L1803 applied, commit 04fff71 is the one /undo leaves"),
     (f"{H}-004", "read-003", "file_read", "active",
-     "/Users/gauthier/Projects/aider/tests/basic/test_repomap.py", R, "L1808 /add"),
+     "/Users/gauthier/Projects/aider/tests/basic/test_repomap.py", R,
+     "L1808 /add, and L2141 re-added under its relative path after /model (one file, one "
+     "fact; it was a second, 'partly' fact before)"),
     (f"{H}-004", "modified-002", "file_modified", "superseded", "tests/basic/test_repomap.py",
      R, "edited from L2061 on; ten /undo (L2664-2700) remove every commit that touched it"),
-    (f"{H}-004", "read-004", "file_read", "active", "tests/basic/test_repomap.py", P,
-     "L2141 re-added after /model: the same file as read-003 under a relative path"),
     (f"{H}-004", "verification-001", "verification", "open", "pytest tests/basic/test_repomap.py",
      R, "/test L2144 and L2407: 1 failed both times"),
     (f"{H}-004", "blocker-001", "blocker", "open", "`pytest tests/basic/test_repomap.py` failed",
@@ -348,9 +348,9 @@ HF = [
      "16, 24, 32, 34, 38, 40"),
     (LP, "blocker-001", "blocker", "resolved", REPRO + "ImportError: The line_profiler.", R,
      "9 the C extension is not built; pip install -e at 10, later runs import it"),
-    (LP, "blocker-002", "blocker", "resolved", REPRO + "RuntimeWarning: Enable tracemalloc", P,
-     "15 is a real failure (the bug: 'coroutine' object is not iterable), but the text quotes "
-     "the trailing asyncio warning, not the error"),
+    (LP, "blocker-002", "blocker", "resolved", REPRO + "Error with generator: 'coroutine' object "
+     "is not iterable", R, "15, the bug reproduced (the text was the asyncio warning printed "
+     "after it, a 'partly', before the rule took the script's own error line); 19 works"),
     (LP, "blocker-003", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
      "with __aiter__ method, got coroutine", R, "27; the run at 43 works"),
     (LP, "blocker-004", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
