@@ -294,14 +294,15 @@ class FactCollector:
                 kind, path, entry = ev
                 # One file named absolutely and relatively (aider's `/add /abs/x.py`, then
                 # `x.py`) is one fact, under the name it was first seen by.
-                path = next(
-                    (
-                        known
-                        for k, known in files
-                        if k == kind and (_same_path(known, path) or _same_path(path, known))
-                    ),
-                    path,
-                )
+                if (kind, path) not in files:
+                    path = next(
+                        (
+                            known
+                            for k, known in files
+                            if k == kind and (_same_path(known, path) or _same_path(path, known))
+                        ),
+                        path,
+                    )
                 ids = files.setdefault((kind, path), [])
                 if entry not in ids:
                     ids.append(entry)
