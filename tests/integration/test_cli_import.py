@@ -158,3 +158,35 @@ def test_empty_imports_fail_even_lenient_and_write_nothing(tmp_path, capsys):
     out = tmp_path / "g"
     assert main(["import", "codex", str(garbage), "--out", str(out), "--lenient"]) == 2
     assert "nothing to import" in capsys.readouterr().err and not out.exists()
+
+
+REAL = DATA / "real"
+
+
+def test_every_real_log_imports_strictly_and_replays(tmp_path, capsys):
+    """The real logs of every format (tests/data/importers/real) import in strict mode with
+    nothing skipped that held a user message or a tool call, and every session replays."""
+    cases = [
+        ("aider", REAL / "aider", []),
+        ("claude-code", REAL / "claude-code", []),
+        ("codex", REAL / "codex", []),
+        ("openhands", REAL / "openhands", []),
+        ("text-tools", REAL / "text-tools", []),
+        (
+            "hf",
+            REAL / "hf" / "swe-smith-trajectories.jsonl",
+            ["--mapping", "SWE-bench/SWE-smith-trajectories"],
+        ),
+    ]
+    for fmt, src, extra in cases:
+        out = tmp_path / fmt
+        assert main(["import", fmt, str(src), "--out", str(out), *extra]) == 0, fmt
+        capsys.readouterr()
+        sessions = sorted(p for p in out.glob("*.jsonl"))
+        assert sessions, fmt
+        for session in sessions:
+            assert main(["replay", str(session), "--json"]) == 0, session.name
+            summary = json.loads(capsys.readouterr().out)
+            # The whole branch is walked and the engine is asked at least once.
+            assert summary["replayedEntries"] == summary["branchEntries"] > 0, session.name
+            assert summary["preflights"] >= 1, session.name

@@ -106,10 +106,10 @@ class AiderImporter(Importer):
     def import_file(self, source: SourceFile, options: ImportOptions) -> list[ImportedSession]:
         text = decode_utf8(source.content, source.path).replace("\r\n", "\n")
         every = split_sessions(text)
-        # A start with only console output (aider opened and closed, a failed model check)
-        # or only aider's own slash commands (`/help hi`) holds no conversation: counted, not
-        # a session.
-        sections = [s for s in every if any(_is_conversation(b) for b in s[2])]
+        # A start with only console output (aider opened and closed, a failed model check,
+        # `--show-repo`) or only aider's own slash commands (`/help hi`) holds no
+        # conversation: counted, not a session. The model only ever answers a typed line.
+        sections = [s for s in every if any(b.kind == "user" and _is_conversation(b) for b in s[2])]
         if not sections:
             raise EmptySessionError(
                 "nothing to import: no user or model text in any chat section"
@@ -170,6 +170,7 @@ class _Conversion:
 
     def run(self, blocks: list[_Block]) -> None:
         previous: _Block | None = None
+        typed = False  # the model only answers a typed line; text before one is aider's
         for index, block in enumerate(blocks):
             if self._echoed_output(blocks, index):
                 # `/test`'s output printed as it ran: only its first line carries `> `, so
@@ -196,7 +197,14 @@ class _Conversion:
                         self.b.skip("answer to an aider prompt (not model input)")
                         previous = block
                         continue
+                typed = True
                 self.user(text, key, block)
+            elif block.kind == "assistant" and not typed:
+                # The rest of a multi-line console print whose first line alone carries
+                # `> ` (`aider --show-repo` prints the repo map so): no model reply yet.
+                self.b.skip("console output before any user line (not a model reply)")
+                previous = block
+                continue
             elif block.kind == "assistant":
                 self.pending = None
                 self.reply(text, key)

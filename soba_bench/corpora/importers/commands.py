@@ -7,6 +7,11 @@
   and searches are not verification.
 * :func:`file_effects`: the paths a command deletes (``rm``, ``git rm``, ``unlink``) and the
   moves it makes (``mv``, ``git mv``), so the truth can take them out of the modified set.
+* :func:`file_reads`: the files a command prints whole or in part (``cat``, ``head``,
+  ``tail``, ``nl``, ``sed -n '1,80p'``): agents that only have a shell (Codex) read files so.
+* :func:`failure_handled`: a line ending in ``|| echo ...`` / ``|| true`` (it exits 0).
+* :func:`output_not_run`: an output saying the call was never executed (Claude Code cancels
+  the parallel siblings of a failed call), which is neither a failure nor a success.
 * :func:`output_failure`: an explicit failure in a tool's output text when the source records
   no exit code (a traceback, a rejected edit, a timeout, a shell error...).
 """
@@ -266,6 +271,33 @@ def verification_kind(command: str | None) -> str | None:
     return None
 
 
+_QUOTED = re.compile(r"'[^']*'|\"(?:\\.|[^\"\\])*\"")
+_FALLBACK = re.compile(r"\|\|\s*(?:echo|printf|true|:|exit\s+0)\b[^|&;]*$")
+
+
+def failure_handled(command: str | None) -> bool:
+    """Whether the line ends in a fallback (``cmd || echo "not there"``, ``|| true``): it
+    then exits 0 whatever its first part printed, so a traceback in the output is a probe's
+    answer, not a failure (for sources that record no exit status)."""
+    if not command:
+        return False
+    last = _QUOTED.sub("''", command.strip()).splitlines()[-1] if command.strip() else ""
+    return bool(_FALLBACK.search(last))
+
+
+def python_scripts(command: str | None) -> tuple[str, ...]:
+    """The scripts a line runs with ``python X.py`` (so the truth can tell the agent's own
+    scratch scripts from a project's tests)."""
+    scripts: list[str] = []
+    for words in split_commands(command or ""):
+        words = _strip_prefixes(words)
+        if words and _PY.match(words[0].rsplit("/", 1)[-1]):
+            script = next((w for w in words[1:] if not w.startswith("-")), "")
+            if script.endswith(".py") and "-m" not in words[1:2]:
+                scripts.append(script)
+    return tuple(scripts)
+
+
 _PIPE = re.compile(r"(?<![|>&])\|(?![|&])")
 _FILTERS = frozenset(
     {
@@ -324,6 +356,45 @@ def file_effects(command: str | None) -> tuple[tuple[str, ...], tuple[tuple[str,
     return tuple(deleted), tuple(moves)
 
 
+_PRINTERS = frozenset({"cat", "head", "tail", "nl", "bat", "less", "more"})
+_SED_PRINT = re.compile(r"^(?:\d+|\$)(?:,(?:\d+|\$))?p$")
+_REDIRECT = re.compile(r"(?<![0-9&])>")
+
+
+def file_reads(command: str | None) -> tuple[str, ...]:
+    """Files a shell command prints: ``cat F``, ``head -n 5 F``, ``tail F``, ``nl -ba F``,
+    ``sed -n '10,80p' F``. Only a command's file arguments count: a heredoc or a redirect
+    (``cat > F <<EOF``) writes, globs and variables name no known file, and a search
+    (``grep``, ``rg``) or a count (``wc``) is not reading the file."""
+    if not command or "<<" in command:  # a heredoc's body is text, not commands
+        return ()
+    reads: list[str] = []
+    for part in _split_outside_quotes(command.strip()):
+        if _REDIRECT.search(part):
+            continue
+        for words in split_commands(part):
+            words = _strip_prefixes(words)
+            if not words:
+                continue
+            head, rest = words[0].rsplit("/", 1)[-1], words[1:]
+            paths: list[str] = []
+            if head in _PRINTERS:
+                skip_next = False
+                for word in rest:
+                    if skip_next:
+                        skip_next = False
+                    elif word in ("-n", "-c", "--lines", "--bytes"):
+                        skip_next = head in ("head", "tail")
+                    elif not word.startswith("-") and not (head != "nl" and word.isdigit()):
+                        paths.append(word)
+            elif head == "sed" and "-n" in rest and not any(w.startswith("-i") for w in rest):
+                args = [w for w in rest if not w.startswith("-")]
+                if args and all(_SED_PRINT.match(s) for s in args[0].split(";") if s):
+                    paths = args[1:]
+            reads.extend(w for w in paths if w != "-" and not any(c in w for c in "*?$`{}<>"))
+    return tuple(dict.fromkeys(reads))
+
+
 # Failure signals in output text, for sources without exit codes. Each names its cause.
 _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("traceback", re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)),
@@ -347,8 +418,9 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "shell error",
         re.compile(
-            r"^(?:(?:ba|z)?sh: (?:line \d+: )?.*(?:command not found|No such file or directory"
-            r"|Permission denied|syntax error)"
+            # bash: "sh: line 1: x: command not found"; zsh: "zsh:1: operation not permitted: ps"
+            r"^(?:(?:ba|z)?sh:(?:\d+:)? (?:line \d+: )?.*(?:command not found"
+            r"|No such file or directory|Permission denied|operation not permitted|syntax error)"
             r"|.*: command not found$)",
             re.MULTILINE,
         ),
@@ -361,6 +433,9 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # vitest / jest summaries ("      Tests  1 failed | 15 skipped (16)").
     ("test failure", re.compile(r"^ *Tests:? +\d+ failed\b", re.MULTILINE)),
     ("rejected", re.compile(r"^(?:Wrong flag!?|Incorrect flag)\s*$", re.MULTILINE)),
+    # A tool's own policy refusal (Codex's browser tool: "... rejected this action due to
+    # browser security policy").
+    ("rejected", re.compile(r"\brejected this action due to\b")),
     ("rejected", re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re.MULTILINE)),
     ("error", re.compile(r"^(?:Error|ERROR|FATAL|fatal): ", re.MULTILINE)),
 )
@@ -378,6 +453,14 @@ def output_failure(text: str) -> tuple[str, str] | None:
             line = sample[m.start() : sample.find("\n", m.start()) % (len(sample) + 1)]
             return cause, line.strip()
     return None
+
+
+_NOT_RUN = re.compile(r"^<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
+
+
+def output_not_run(text: str) -> bool:
+    """Whether an output only says the call was cancelled before it ran."""
+    return bool(text) and _NOT_RUN.match(text.strip()) is not None
 
 
 _PASS_PATTERNS = (

@@ -21,14 +21,18 @@ entry). Kinds an importer cannot know are listed in ``unknownKinds``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from soba_bench.corpora.importers.commands import (
     exit_means_no_match,
+    failure_handled,
     file_effects,
+    file_reads,
     output_failure,
+    output_not_run,
     output_passed,
+    python_scripts,
     status_hidden_by_pipe,
     verification_kind,
 )
@@ -71,6 +75,7 @@ class _Run:
     cause: str | None = None  # traceback, rejected edit, timeout... when the text says
     failure_text: str = ""
     passed_text: bool = False
+    not_run: bool = False  # cancelled before it ran: no effect, no failure, no fix
 
     @property
     def command(self) -> str | None:
@@ -99,6 +104,42 @@ def _summary_line(text: str) -> str:
     return ""
 
 
+# The editor tools of OpenHands and SWE-agent answer a `view` of a folder so.
+_DIRECTORY_LISTING = re.compile(
+    r"^\s*(?:OBSERVATION:\s*)?Here's the files and directories up to \d+ levels? deep in "
+)
+_ERROR_WORD = re.compile(r"\berror\b", re.IGNORECASE)
+_BARE_ERROR = re.compile(r"^\W*error\W*$", re.IGNORECASE)
+
+
+def _error_line(text: str) -> str:
+    """For a failure no explicit pattern named: the last line that says "error" (a script's
+    own report; warnings printed after it are not the failure), else ""."""
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        # A bare "ERROR:" header says nothing; the line under it does (the last line).
+        if (
+            _ERROR_WORD.search(line)
+            and not _BARE_ERROR.match(line)
+            and not _HARNESS_LINE.match(line)
+        ):
+            return line if len(line) <= _MAX_FACT_TEXT else line[: _MAX_FACT_TEXT - 3] + "..."
+    return ""
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit)\b(?::.*)?$")
+
+
+def _exception_line(text: str) -> str:
+    """A traceback's verdict: the last ``SomeError: message`` line (a warning printed
+    after it, as asyncio does, is not the failure)."""
+    for line in reversed(text.splitlines()):
+        if _EXCEPTION_LINE.match(line.rstrip()):
+            line = line.strip()
+            return line if len(line) <= _MAX_FACT_TEXT else line[: _MAX_FACT_TEXT - 3] + "..."
+    return ""
+
+
 def _unprefixed(target: str) -> str:
     for prefix in ("file:", "read:", "tool:"):
         if target.startswith(prefix):
@@ -115,6 +156,11 @@ def _same_path(known: str, named: str) -> bool:
     if not named.startswith("/"):
         return known.endswith("/" + named)
     return not known.startswith("/") and named.endswith("/" + known.removeprefix("./"))
+
+
+def _runs_scratch(command: str | None, scratch: tuple[str, ...]) -> bool:
+    """Whether a ``python X.py`` line runs a script the agent wrote and later deleted."""
+    return any(_same_path(known, script) for script in python_scripts(command) for known in scratch)
 
 
 @dataclass
@@ -161,13 +207,18 @@ class FactCollector:
             return
         run.output_entry, run.exit_code = entry_id, exit_code
         text = text if isinstance(text, str) else ""
+        if output_not_run(text):
+            run.not_run = True
+            return
+        if run.use.reads and _DIRECTORY_LISTING.match(text):
+            run.use = replace(run.use, reads=())  # the "file" was a folder: nothing was read
         found = output_failure(text)
         if exit_code is not None:
             no_match = exit_means_no_match(run.command, exit_code) and not found
             run.failed, run.detector = exit_code != 0 and not no_match, "exit_code"
         elif failed is not None:
             run.failed, run.detector = failed, "status"
-        elif found:
+        elif found and not failure_handled(run.command):
             run.failed, run.detector = True, found[0]
         elif tool_failure_output({"type": "function_call_output", "output": text}) is not None:
             run.failed, run.detector = True, "soba toolFailureOutput"
@@ -177,8 +228,10 @@ class FactCollector:
             # failed (a runner's summary, a rejected edit, a timeout), else the last line.
             if found and found[0] != "traceback":
                 run.failure_text = found[1][:_MAX_FACT_TEXT]
+            elif found:
+                run.failure_text = _exception_line(text) or _summary_line(text)
             else:
-                run.failure_text = _summary_line(text)
+                run.failure_text = _error_line(text) or _summary_line(text)
         run.passed_text = output_passed(text)
 
     # -- building ------------------------------------------------------------------------
@@ -196,9 +249,15 @@ class FactCollector:
                     attributes={"derivedFrom": "first user message"},
                 )
             )
-        facts.extend(self._files())
-        facts.extend(self._verifications())
-        facts.extend(self._blockers())
+        files = self._files()
+        # A script the agent wrote and deleted again in the session (reproduce.py,
+        # test_edge_cases.py) is its own scratch check, not the project's tests.
+        scratch = tuple(
+            f.text for f in files if f.kind == "file_modified" and "deletedAt" in f.attributes
+        )
+        facts.extend(files)
+        facts.extend(self._verifications(scratch))
+        facts.extend(self._blockers(scratch))
         return tuple(facts)
 
     def _files(self) -> list[Fact]:
@@ -218,10 +277,10 @@ class FactCollector:
                     order.append(("file", value))
                 continue
             run = value
-            if run.failed:
-                continue  # a failed read or a rejected edit did not happen
+            if run.failed or run.not_run:
+                continue  # a failed read, a rejected edit or a cancelled call did not happen
             entry = run.output_entry or run.call_entry
-            for path in run.use.reads:
+            for path in (*run.use.reads, *file_reads(run.use.command)):
                 order.append(("file", ("file_read", path, entry)))
             for path in run.use.modifies:
                 order.append(("file", ("file_modified", path, entry)))
@@ -233,6 +292,17 @@ class FactCollector:
         for what, ev in order:
             if what == "file":
                 kind, path, entry = ev
+                # One file named absolutely and relatively (aider's `/add /abs/x.py`, then
+                # `x.py`) is one fact, under the name it was first seen by.
+                if (kind, path) not in files:
+                    path = next(
+                        (
+                            known
+                            for k, known in files
+                            if k == kind and (_same_path(known, path) or _same_path(path, known))
+                        ),
+                        path,
+                    )
                 ids = files.setdefault((kind, path), [])
                 if entry not in ids:
                     ids.append(entry)
@@ -292,11 +362,11 @@ class FactCollector:
             )
         return out
 
-    def _verifications(self) -> list[Fact]:
+    def _verifications(self, scratch: tuple[str, ...] = ()) -> list[Fact]:
         groups: dict[str, list[_Run]] = {}
         for run in self.runs:
             kind = verification_kind(run.command)
-            if kind:
+            if kind and not run.not_run and not _runs_scratch(run.command, scratch):
                 groups.setdefault(_SPACES.sub(" ", (run.command or "").strip()), []).append(run)
         out: list[Fact] = []
         for n, (command, runs) in enumerate(groups.items(), start=1):
@@ -359,7 +429,7 @@ class FactCollector:
             )
         return out
 
-    def _blockers(self) -> list[Fact]:
+    def _blockers(self, scratch: tuple[str, ...] = ()) -> list[Fact]:
         out: list[Fact] = []
         for i, run in enumerate(self.runs):
             if not run.failed:
@@ -369,7 +439,10 @@ class FactCollector:
                 (
                     r
                     for r in self.runs[i + 1 :]
-                    if r.output_entry and r.failed is not True and targets & set(r.targets)
+                    if r.output_entry
+                    and r.failed is not True
+                    and not r.not_run
+                    and targets & set(r.targets)
                 ),
                 None,
             )
@@ -380,6 +453,8 @@ class FactCollector:
                 what = f"`{label}`" if label else run.tool
                 if run.use.modifies:
                     what += " on " + ", ".join(run.use.modifies)
+                elif run.use.reads:
+                    what += " of " + ", ".join(run.use.reads)
             text = f"{what} failed"
             if run.exit_code is not None:
                 text += f" (exit code {run.exit_code})"
@@ -391,7 +466,12 @@ class FactCollector:
                     f"blocker-{len(out) + 1:03d}",
                     "blocker",
                     text,
-                    status="resolved" if fixed else "open",
+                    # A failing scratch script the agent deleted blocks nothing any more.
+                    status="resolved"
+                    if fixed
+                    else "superseded"
+                    if _runs_scratch(run.command, scratch)
+                    else "open",
                     entry_ids=entries,
                     introduced_at=run.output_entry or run.call_entry,
                     resolved_at=fixed.output_entry if fixed else None,

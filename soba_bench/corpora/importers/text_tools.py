@@ -6,10 +6,11 @@ model writes its call inside the assistant message::
     <parameter=command>grep -n "def parse" src/x.py</parameter>
     </function>
 
-and the harness answers with a user message that starts ``OBSERVATION:``. Chat-format
-readers see only chat there; this converter turns each ``<function=NAME>`` block into a
-``function_call`` (its ``<parameter=KEY>`` values as JSON arguments, id ``tt-<message>-<n>``)
-and the next ``OBSERVATION:`` message into that call's output. The text before the first
+and the harness answers with a user message that starts ``OBSERVATION:`` (any case; for a
+command that printed nothing, SWE-agent's bare "Your command ran successfully..." line).
+Chat-format readers see only chat there; this converter turns each ``<function=NAME>``
+block into a ``function_call`` (its ``<parameter=KEY>`` values as JSON arguments, id
+``tt-<message>-<n>``) and the next answer into that call's output. The text before the first
 block stays the assistant's message. Other user messages are user turns (the first is the
 goal). Used by the ``text-tools`` format (JSON / JSONL message lists, like
 ``openai-messages``) and by the ``hf`` mappings ``text-tools`` and
@@ -41,7 +42,10 @@ from soba_bench.errors import InputError
 
 _CALL = re.compile(r"<function=([A-Za-z0-9_.:-]+)>(.*?)(?:</function>|\Z)", re.DOTALL)
 _PARAM = re.compile(r"<parameter=([A-Za-z0-9_.-]+)>(.*?)</parameter>", re.DOTALL)
-_OBSERVATION = re.compile(r"^\s*OBSERVATION:[ \t]*\n?")
+# SWE-smith rows write "OBSERVATION:" and, in some rows, "Observation:".
+_OBSERVATION = re.compile(r"^\s*OBSERVATION:[ \t]*\n?", re.IGNORECASE)
+# SWE-agent answers a command with no output with this text alone (no prefix).
+_BARE_ANSWER = re.compile(r"^\s*Your command ran successfully and did not produce any output\.")
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
 # Calls that end or steer the episode rather than act on files or run commands.
 _CONTROL = frozenset({"submit", "finish", "exit", "think"})
@@ -108,7 +112,7 @@ class TextToolConverter:
         elif (
             role in ("user", "tool")
             and self.pending
-            and (role == "tool" or _OBSERVATION.match(text))
+            and (role == "tool" or _OBSERVATION.match(text) or _BARE_ANSWER.match(text))
         ):
             call_id = self.pending.pop(0)
             self.b.output(call_id, _OBSERVATION.sub("", text, count=1), key=key, where=where)

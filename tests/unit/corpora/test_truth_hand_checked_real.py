@@ -1,4 +1,4 @@
-"""Ground truth derived from real aider and OpenHands logs, checked by hand.
+"""Ground truth derived from real logs of six formats, checked by hand.
 
 Each row is one derived fact with the verdict reached by reading the log lines it comes
 from (right / wrong / partly). The set of derived facts is pinned, so a rule change has to be
@@ -9,7 +9,9 @@ aider: an excerpt of aider's own ``tests/fixtures/chat-history.md`` (Apache-2.0)
 Codex: a real Codex 0.125.0 rollout kept by codemie-ai/codemie-code (Apache-2.0);
 Claude Code: the first 348 lines of a real 2.1.39 transcript kept by marot/spotter (MIT);
 OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` and two rows of
-``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT).
+``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT);
+text-tools and hf: five rows of SWE-bench/SWE-smith-trajectories (MIT) kept as a sample by
+agent-data-protocol (MIT).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from soba_bench.corpora.importers import import_source
+from soba_bench.corpora.importers import ImportOptions, import_source
 
 REAL = Path(__file__).parents[2] / "data" / "importers" / "real"
 R, W, P = "right", "wrong", "partly"
@@ -33,44 +35,44 @@ AIDER = [
     (f"{H}-002", "read-001", "file_read", "active", "aider/utils.py", R, "L110 added"),
     (f"{H}-002", "modified-001", "file_modified", "active", "aider/utils.py", R, "L210 applied"),
     (f"{H}-003", "goal-001", "goal", "active", "hi", R, "L227 --msg hi"),
-    (f"{H}-005", "goal-001", "goal", "active", "Add tests for `subtree_only`.", R, "L1691"),
-    (f"{H}-005", "read-001", "file_read", "active", "aider/repo.py", R, "L1687"),
-    (f"{H}-005", "read-002", "file_read", "active", "tests/basic/test_repo.py", R, "L1688"),
-    (f"{H}-005", "modified-001", "file_modified", "active", "tests/basic/test_repo.py", R,
+    (f"{H}-004", "goal-001", "goal", "active", "Add tests for `subtree_only`.", R, "L1691"),
+    (f"{H}-004", "read-001", "file_read", "active", "aider/repo.py", R, "L1687"),
+    (f"{H}-004", "read-002", "file_read", "active", "tests/basic/test_repo.py", R, "L1688"),
+    (f"{H}-004", "modified-001", "file_modified", "active", "tests/basic/test_repo.py", R,
      "L1803 applied, commit 04fff71 is the one /undo leaves"),
-    (f"{H}-005", "read-003", "file_read", "active",
-     "/Users/gauthier/Projects/aider/tests/basic/test_repomap.py", R, "L1808 /add"),
-    (f"{H}-005", "modified-002", "file_modified", "superseded", "tests/basic/test_repomap.py",
+    (f"{H}-004", "read-003", "file_read", "active",
+     "/Users/gauthier/Projects/aider/tests/basic/test_repomap.py", R,
+     "L1808 /add, and L2141 re-added under its relative path after /model (one file, one "
+     "fact; it was a second, 'partly' fact before)"),
+    (f"{H}-004", "modified-002", "file_modified", "superseded", "tests/basic/test_repomap.py",
      R, "edited from L2061 on; ten /undo (L2664-2700) remove every commit that touched it"),
-    (f"{H}-005", "read-004", "file_read", "active", "tests/basic/test_repomap.py", P,
-     "L2141 re-added after /model: the same file as read-003 under a relative path"),
-    (f"{H}-005", "verification-001", "verification", "open", "pytest tests/basic/test_repomap.py",
+    (f"{H}-004", "verification-001", "verification", "open", "pytest tests/basic/test_repomap.py",
      R, "/test L2144 and L2407: 1 failed both times"),
-    (f"{H}-005", "blocker-001", "blocker", "open", "`pytest tests/basic/test_repomap.py` failed",
+    (f"{H}-004", "blocker-001", "blocker", "open", "`pytest tests/basic/test_repomap.py` failed",
      R, "L2230 1 failed; the test never passed"),
-    (f"{H}-005", "blocker-002", "blocker", "open", "`pytest tests/basic/test_repomap.py` failed",
+    (f"{H}-004", "blocker-002", "blocker", "open", "`pytest tests/basic/test_repomap.py` failed",
      R, "L2495 1 failed; never passed"),
-    (f"{H}-006", "goal-001", "goal", "active", "add tests for --map-tokens", R, "L2716"),
-    (f"{H}-006", "read-001", "file_read", "active", "tests/basic/test_main.py", R, "L2713"),
-    (f"{H}-006", "modified-001", "file_modified", "active", "tests/basic/test_main.py", R,
+    (f"{H}-005", "goal-001", "goal", "active", "add tests for --map-tokens", R, "L2716"),
+    (f"{H}-005", "read-001", "file_read", "active", "tests/basic/test_main.py", R, "L2713"),
+    (f"{H}-005", "modified-001", "file_modified", "active", "tests/basic/test_main.py", R,
      "L2786 applied, undone L2903, applied again L3303 onwards"),
-    (f"{H}-006", "read-002", "file_read", "superseded",
+    (f"{H}-005", "read-002", "file_read", "superseded",
      "/Users/gauthier/Projects/aider/aider/repomap.py", R, "/add L2912, /drop L3813"),
-    (f"{H}-006", "read-003", "file_read", "superseded",
+    (f"{H}-005", "read-003", "file_read", "superseded",
      "/Users/gauthier/Projects/aider/aider/coders/base_coder.py", R, "/add L2913, /drop L3813"),
     *[
-        (f"{H}-006", f"blocker-00{n}", "blocker", "resolved",
+        (f"{H}-005", f"blocker-00{n}", "blocker", "resolved",
          "apply_edits on tests/basic/test_main.py failed: # 1 SEARCH/REPLACE block failed", R,
          f"SEARCH block failed to match (L{line}); a later edit of the file applied")
         for n, line in ((1, 2978), (2, 3084), (3, 3375), (4, 3420), (5, 3656), (6, 3925))
     ],
-    (f"{H}-007", "modified-001", "file_modified", "active", "tests/basic/test_main.py", R,
+    (f"{H}-006", "modified-001", "file_modified", "active", "tests/basic/test_main.py", R,
      "L4420 and L4610 applied"),
-    (f"{H}-007", "verification-001", "verification", "open", "pytest tests/basic/test_main.py",
+    (f"{H}-006", "verification-001", "verification", "open", "pytest tests/basic/test_main.py",
      R, "/test L4028 2 failed, L4424 1 failed, no later run"),
-    (f"{H}-007", "blocker-001", "blocker", "open", "`pytest tests/basic/test_main.py` failed: "
+    (f"{H}-006", "blocker-001", "blocker", "open", "`pytest tests/basic/test_main.py` failed: "
      "========================= 2 failed, 25 passed", R, "L4354; never passed"),
-    (f"{H}-007", "blocker-002", "blocker", "open", "`pytest tests/basic/test_main.py` failed: "
+    (f"{H}-006", "blocker-002", "blocker", "open", "`pytest tests/basic/test_main.py` failed: "
      "========================= 1 failed, 26 passed", R, "L4568; never passed"),
 ]  # fmt: skip
 
@@ -88,8 +90,8 @@ OPENHANDS = [
     ("basic_interactions", "goal-001", "goal", "active", "what's 1+1?", R, "id 0"),
     ("wrong_initial_state", "goal-001", "goal", "active", "Please rename game_2048.py", R,
      "id 0"),
-    ("wrong_initial_state", "read-001", "file_read", "active", "/workspace", P,
-     "id 3 views a directory listing, not a file"),
+    # id 3 views the folder /workspace: a listing, no file read (no fact since the rule
+    # for folder views; it was a "partly" before).
     # output.jsonl (an evaluation output, one instance per row); event ids in the history.
     (A, "goal-001", "goal", "active", "<uploaded_files>\n/workspace/ponylang__ponyc__0.1", R,
      "id 1, the task"),
@@ -119,7 +121,8 @@ OPENHANDS = [
      "id 64 insert applied"),
     (B, "blocker-001", "blocker", "open", "`ls src/lib` failed (exit code 2)", R,
      "id 8; never listed again (the grep at id 19 exits 1: no match, no blocker)"),
-    (B, "blocker-002", "blocker", "resolved", "str_replace_editor failed: Invalid `view_range`",
+    (B, "blocker-002", "blocker", "resolved", "str_replace_editor of " + PONY +
+     "packages/cli/cli.pony failed: Invalid `view_range`",
      R, "id 33; the view at id 34 works"),
     *[
         (B, f"blocker-{n:03d}", "blocker", "resolved", "str_replace_editor on " + PONY +
@@ -140,6 +143,8 @@ OPENHANDS = [
 
 W4 = "/home/USER/projects/spotter-worktrees/spotter-4te/"
 CC = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+SUB = "agent-a2898e3"
+DOV = "/home/USER/projects/spotter-worktrees/spotter-dov/"
 CLAUDE = [
     (CC, "goal-001", "goal", "active", "Work on bead spotter-4te.", R, "line 7, the typed prompt"),
     *[
@@ -168,14 +173,59 @@ CLAUDE = [
     (CC, "blocker-001", "blocker", "resolved", "Edit on " + W4 + "lib/spotter/telemetry/otel.ex "
      "failed: <tool_use_error>String to replace not found", R,
      "line 259 is_error; the Edit of the same file at line 266 succeeds"),
+    # A subagent transcript (an Explore task of another session, 144 lines).
+    (SUB, "goal-001", "goal", "active", "Very thorough exploration. I need to understand:", R,
+     "line 1, the Task prompt the subagent got"),
+    *[
+        (SUB, f"read-00{n}", "file_read", "active", DOV + path, R, f"Read, result line {line}")
+        for n, path, line in (
+            (1, "lib/spotter_web/live/session_live.ex", 6),
+            (2, "lib/spotter_web/live/subagent_live.ex", 60),  # its first Read was cancelled
+            (3, "lib/spotter_web/live/pane_list_live.ex", 64),
+            (4, "lib/spotter/services/transcript_renderer.ex", 68),
+            (5, "test/spotter/services/transcript_renderer_test.exs", 72),
+            (6, "test/spotter_web/live/session_live_test.exs", 76),
+            (7, "assets/js/app.js", 80),
+            (8, "priv/static/assets/spotter.css", 139),
+        )
+    ],
+    (SUB, "blocker-001", "blocker", "open", "Read of " + DOV + "lib/spotter_web/live/"
+     "session_live.html.heex failed: <tool_use_error>File does not exist.", R,
+     "line 8; the Glob at 24 finds no such file and the agent moves on. The seven parallel "
+     "Reads cancelled with 'Sibling tool call errored' (10-22) never ran: no blockers"),
 ]  # fmt: skip
 
 CX = "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799"
+CX2 = "rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80"
 NPM = "npm test -- --run src/agents/plugins/__tests__/codemie-code-reasoning.test.ts"
+SKILLS = "/Users/Sample_User/.codex/plugins/cache/"
+UI = "/Users/Sample_User/repos/codemie-ai/codemie-ui/src/"
+CP = "src/agents/plugins/"
 CODEX = [
     (CX, "goal-001", "goal", "active", "show tools", P,
      "line 7 is the first prompt, but the task of the session is the second (line 23, set "
      "the compaction default to 90); one goal per session cannot say so"),
+    # Files read with `sed -n 'A,Bp' F`, `cat F`, `nl -ba F | sed ...` (Codex has only a
+    # shell); the output is polled with write_stdin and holds the file's lines.
+    *[
+        (CX, f"read-{n:03d}", "file_read", "active", path, R, f"exec_command line {line}")
+        for n, path, line in (
+            (1, SKILLS + "openai-curated/superpowers/63976030/skills/using-superpowers/SKILL.md",
+             9),
+            (2, SKILLS + "openai-curated/superpowers/63976030/skills/brainstorming/SKILL.md", 27),
+            (3, SKILLS + "openai-curated/superpowers/63976030/skills/test-driven-development/"
+             "SKILL.md", 27),
+            (4, CP + "codemie-code-hooks/shell-hooks-source.ts", 64),
+            (5, "src/utils/config.ts", 66),
+            (6, CP + "opencode/opencode.plugin.ts", 121),
+            (7, CP + "codemie-code.plugin.ts", 149),
+            (8, "docs/AGENTS.md", 151),
+            (9, CP + "__tests__/codemie-code-reasoning.test.ts", 181),
+            (10, "node_modules/@codemieai/codemie-opencode/README.md", 202),
+            (11, "node_modules/@codemieai/codemie-opencode-darwin-arm64/README.md", 202),
+            (12, "package.json", 310),
+        )
+    ],
     (CX, "modified-001", "file_modified", "active",
      "src/agents/plugins/__tests__/codemie-code-reasoning.test.ts", R, "apply_patch 257, ok 260"),
     (CX, "modified-002", "file_modified", "active", "src/agents/plugins/codemie-code.plugin.ts",
@@ -194,18 +244,164 @@ CODEX = [
      " node_modules/opencode-ai node_modules/opencode", R,
      "exit 2 at 142: both paths missing; never rerun (the rg runs that exit 1 found no match "
      "and are no blockers)"),
+    # A Codex Desktop 0.128 rollout: prompts only as event_msg user_message, exec_command
+    # outputs inline, a `js` browser tool.
+    (CX2, "goal-001", "goal", "active", "\n# Files mentioned by the user:", P,
+     "line 2, analyse a meeting transcript; the prompts at 31 and 33 turn it into writing a "
+     "demo scenario, which one goal cannot say"),
+    *[
+        (CX2, f"read-{n:03d}", "file_read", "active", path, R, f"sed/cat at line {line}")
+        for n, path, line in (
+            (1, SKILLS + "openai-curated/superpowers/63976030/skills/using-superpowers/SKILL.md",
+             4),
+            (2, "/Users/Sample_User/Downloads/Sample BiS SampleProject.ai Demo Prep.vtt",
+             12),  # eight sed -n ranges, 12-15 and 21-24
+            (3, SKILLS + "openai-bundled/browser-use/0.1.0-alpha1/skills/browser/SKILL.md", 35),
+            (4, SKILLS + "openai-curated/superpowers/63976030/skills/brainstorming/SKILL.md", 36),
+            (5, UI + "pages/analytics/AnalyticsPage.tsx", 63),
+            (6, UI + "pages/analytics/components/AIAdoptionTab.tsx", 64),
+            (7, UI + "pages/analytics/components/CLIInsightsTab.tsx", 65),
+            (8, UI + "pages/settings/administration/projectsManagement/ProjectBudgetsSection.tsx",
+             66),
+            (9, UI + "pages/settings/administration/projectsManagement/components/"
+             "ProjectBudgetCard.tsx", 72),
+            (10, UI + "pages/settings/administration/components/ProjectBudgetModal.tsx", 73),
+            (11, UI + "pages/settings/administration/ProjectDetailsPage.tsx", 74),
+            (12, UI + "pages/settings/administration/projectsManagement/ProjectMembersManager.tsx",
+             79),
+            (13, UI + "pages/settings/administration/projectsManagement/components/"
+             "MemberAllocationOverrideModal.tsx", 80),
+            (14, UI + "pages/analytics/components/AnalyticsFilters.tsx", 81),
+            (15, UI + "pages/analytics/components/InsightsTab.tsx", 82),
+            (16, UI + "pages/analytics/components/AnalyticsDashboard.tsx", 90),
+            (17, UI + "types/analytics.ts", 91),
+            (18, UI + "pages/analytics/components/cliInsights/CLIInsightsUserDetailsModal.tsx",
+             92),
+            (19, UI + "types/entity/projectBudget.ts", 93),
+        )
+    ],
+    (CX2, "blocker-001", "blocker", "resolved", '`ps -ef | rg -i "Google Chrome|chrome.*remote|'
+     'codemie|codemie-ui"` failed (exit code 1): zsh:1: operation not permitted: ps', R,
+     "47: the sandbox refused ps (rg's exit 1 is not a no-match here); the escalated rerun "
+     "at 49 exits 0 (50)"),
+    (CX2, "blocker-002", "blocker", "open", "js failed: rejected this action due to browser "
+     "security policy. Reason: The user has requested that http://localhost:5173", R,
+     "53; the agent gives up on the browser (99)"),
+    (CX2, "blocker-003", "blocker", "open", "js failed: rejected this action due to browser "
+     "security policy. Reason: Browser Use cannot determine", R,
+     "56; no later browser call"),
 ]  # fmt: skip
 
-FORMATS = {"aider": AIDER, "claude-code": CLAUDE, "codex": CODEX, "openhands": OPENHANDS}
-# Lowest share of right facts accepted. The one real Codex rollout yields only 9 facts
-# (below the 20 the issue asks for): 8 right, 1 partly.
-MIN_RIGHT = {"aider": 0.9, "claude-code": 0.9, "codex": 0.85, "openhands": 0.9}
+# SWE-smith rows (function calls written as text, results as OBSERVATION: messages); the
+# message index of each row's `messages` list is given.
+T = "swe-smith-trajectories-00"
+ARROW, DSET, SQLF = "/testbed/arrow/", "/testbed/dataset/", "/testbed/src/sqlfluff/core/templaters/"
+TEXT_TOOLS = [
+    (f"{T}1", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1, the PR description (f-string formatting with an empty format string)"),
+    (f"{T}1", "read-001", "file_read", "active", ARROW + "arrow.py", R, "views at 4, 8, 10, 12"),
+    (f"{T}1", "modified-001", "file_modified", "superseded", "/testbed/reproduce.py", R,
+     "created 14, removed by the rm at 28"),
+    (f"{T}1", "modified-002", "file_modified", "active", ARROW + "arrow.py", R, "str_replace 18"),
+    (f"{T}1", "modified-003", "file_modified", "superseded", "/testbed/edge_cases.py", R,
+     "created 22, removed at 28"),
+    (f"{T}2", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (chunked update string formatting)"),
+    (f"{T}2", "read-001", "file_read", "active", DSET + "table.py", R, "views 4, 6"),
+    (f"{T}2", "read-002", "file_read", "active", DSET + "chunked.py", R, "view 8"),
+    (f"{T}2", "read-003", "file_read", "active", DSET + "util.py", R, "view 10"),
+    (f"{T}2", "modified-001", "file_modified", "superseded", "/testbed/reproduce_error.py", R,
+     "created 12, edited 16-26, removed at 44"),
+    (f"{T}2", "modified-002", "file_modified", "active", DSET + "table.py", R, "22, 34, 36"),
+    (f"{T}2", "modified-003", "file_modified", "superseded", "/testbed/test_edge_cases.py", R,
+     "created 30, removed at 44 (its runs are the agent's scratch checks: no verification)"),
+    (f"{T}2", "blocker-001", "blocker", "resolved", "`cd /testbed && python reproduce_error.py` "
+     "failed: Error: TypeError: can't multiply sequence", R,
+     "15 reproduces the bug; the run at 25 after the fix at 22 succeeds"),
+    (f"{T}2", "blocker-002", "blocker", "resolved", "`cd /testbed && python reproduce_error.py` "
+     "failed: Error: TypeError", R, "21; fixed at 25"),
+    (f"{T}2", "blocker-003", "blocker", "resolved", "`cd /testbed && python test_edge_cases.py` "
+     "failed: Error: KeyError: 'id'", R, "33 test case 3 fails; after the edit at 36 the run "
+     "at 39 handles it"),
+    (f"{T}3", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (IntermediateFileSlice trimming)"),
+    (f"{T}3", "read-001", "file_read", "active", SQLF + "python.py", R, "views 4, 6, 8"),
+    (f"{T}3", "modified-001", "file_modified", "superseded", "/testbed/reproduce_issue.py", R,
+     "created 10, removed at 34"),
+    (f"{T}3", "modified-002", "file_modified", "active", SQLF + "python.py", R, "14, 18, 26"),
+    (f"{T}3", "modified-003", "file_modified", "superseded", "/testbed/edge_case_test.py", R,
+     "created 22, removed at 34; `python /testbed/edge_case_test.py` is no verification"),
+]  # fmt: skip
+
+LP = "pyutils__line_profiler.a646bf0f.100__pyutils__line_profiler.a646bf0f.100.toiq5elr"
+MOTO = "getmoto__moto.694ce1f4.pr_6055__getmoto__moto.694ce1f4.pr_6055.vtqmgmtg"
+REPRO = "`python /testbed/reproduce_error.py` failed: "
+ATHENA = "/testbed/moto/athena/"
+HF = [
+    (LP, "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (is_coroutine and generators)"),
+    # The view of the folder /testbed at 2 is a listing: no read.
+    (LP, "read-001", "file_read", "active", "/testbed/line_profiler/line_profiler.py", R, "4"),
+    (LP, "modified-001", "file_modified", "active", "/testbed/reproduce_error.py", R,
+     "created 6, never removed in this row"),
+    (LP, "modified-002", "file_modified", "active", "/testbed/line_profiler/line_profiler.py", R,
+     "16, 24, 32, 34, 38, 40"),
+    (LP, "blocker-001", "blocker", "resolved", REPRO + "ImportError: The line_profiler.", R,
+     "9 the C extension is not built; pip install -e at 10, later runs import it"),
+    (LP, "blocker-002", "blocker", "resolved", REPRO + "Error with generator: 'coroutine' object "
+     "is not iterable", R, "15, the bug reproduced (the text was the asyncio warning printed "
+     "after it, a 'partly', before the rule took the script's own error line); 19 works"),
+    (LP, "blocker-003", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
+     "with __aiter__ method, got coroutine", R, "27; the run at 43 works"),
+    (LP, "blocker-004", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
+     "with __aiter__ method, got generator", R, "37; fixed by the edits at 38-40 (43)"),
+    (MOTO, "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
+     "message 1 (missing primary workgroup)"),
+    (MOTO, "read-001", "file_read", "active", ATHENA + "models.py", R, "4, 60, 62"),
+    (MOTO, "read-002", "file_read", "active", ATHENA + "responses.py", R, "6, 64"),
+    (MOTO, "read-003", "file_read", "active", ATHENA + "urls.py", R, "8"),
+    (MOTO, "modified-001", "file_modified", "superseded", "/testbed/reproduce.py", R,
+     "created 10, removed at 74"),
+    (MOTO, "modified-002", "file_modified", "superseded", "/testbed/test_athena.py", R,
+     "created 24, removed at 74"),
+    (MOTO, "read-004", "file_read", "active", "/testbed/tests/test_athena/test_athena.py", R,
+     "36-42, 58"),
+    (MOTO, "modified-003", "file_modified", "active", ATHENA + "models.py", R, "44-50, 66"),
+    (MOTO, "modified-004", "file_modified", "active", ATHENA + "responses.py", R, "52"),
+    (MOTO, "verification-001", "verification", "resolved",
+     "cd /testbed && python -m pytest tests/test_athena/test_athena.py -v", R,
+     "57: 1 failed, 22 passed; 69: 23 passed"),
+    (MOTO, "blocker-001", "blocker", "superseded", "`cd /testbed && python reproduce.py` failed: "
+     "Error listing named queries: Unable to locate credentials", R,
+     "13; the agent gives reproduce.py up (never runs it after 22) and deletes it at 74"),
+    (MOTO, "blocker-002", "blocker", "superseded", "`cd /testbed && python reproduce.py` failed: "
+     "ImportError: cannot import name 'mock_athena'", R, "17; same script"),
+    (MOTO, "blocker-003", "blocker", "superseded", "`cd /testbed && python reproduce.py` failed: "
+     "ImportError: cannot import name 'mock_boto3'", R,
+     "23; same script. The probe at 26 ends in `|| echo ...`: its traceback is an answer, "
+     "no blocker"),
+    (MOTO, "blocker-004", "blocker", "resolved", "`cd /testbed && python -m pytest tests/"
+     "test_athena/test_athena.py -v` failed: =", R, "57; 69 passes"),
+]  # fmt: skip
+
+FORMATS = {
+    "aider": AIDER,
+    "claude-code": CLAUDE,
+    "codex": CODEX,
+    "openhands": OPENHANDS,
+    "text-tools": TEXT_TOOLS,
+    "hf": HF,
+}
+# hf reads a local JSON-lines export of the dataset with the dataset's own mapping.
+OPTIONS = {"hf": ImportOptions(hf_mapping="SWE-bench/SWE-smith-trajectories")}
+MIN_RIGHT = 0.9  # lowest share of right facts accepted per format
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
 def imported(request):
     fmt = request.param
-    return fmt, {s.name: s for s in import_source(fmt, str(REAL / fmt)).sessions}
+    result = import_source(fmt, str(REAL / fmt), OPTIONS.get(fmt))
+    return fmt, {s.name: s for s in result.sessions}
 
 
 def test_every_derived_fact_is_checked(imported):
@@ -223,7 +419,7 @@ def test_checked_facts_and_accuracy(imported):
         assert fact.text.startswith(text), (name, fact_id, fact.text[:120])
         assert fact.introduced_at in fact.entry_ids  # each fact names its source entry
     right = sum(row[5] == R for row in rows)
-    assert len(rows) >= 8 and right / len(rows) >= MIN_RIGHT[fmt]
+    assert len(rows) >= 20 and right / len(rows) >= MIN_RIGHT
 
 
 def _items(session):
@@ -287,9 +483,13 @@ def test_openhands_nothing_lost():
         assert len(calls) == len(actions), path
 
 
-def test_claude_code_nothing_lost():
+@pytest.mark.parametrize(
+    ("rel", "n_calls"),
+    [(f"{CC}.jsonl", 39), (f"4d5611e5-241a-462a-8d15-5122611a9569/subagents/{SUB}.jsonl", 33)],
+)
+def test_claude_code_nothing_lost(rel, n_calls):
     """Every typed prompt and every tool_use block of the transcript is in the session."""
-    path = REAL / "claude-code" / f"{CC}.jsonl"
+    path = REAL / "claude-code" / rel
     records = [json.loads(line) for line in path.read_text().splitlines()]
     uses = [
         b
@@ -308,7 +508,7 @@ def test_claude_code_nothing_lost():
     (session,) = import_source("claude-code", str(path)).sessions
     calls = _calls(session)
     assert [c["name"] for c in calls] == [u["name"] for u in uses]
-    assert len(calls) == 39
+    assert len(calls) == n_calls
     texts = [i["content"][0]["text"] for i in _items(session) if i.get("role") == "user"]
     for prompt in prompts:
         assert prompt["message"]["content"].strip() in [t.strip() for t in texts]
@@ -316,20 +516,44 @@ def test_claude_code_nothing_lost():
     assert loss["user"]["skipped"] == {} and loss["assistant"]["skipped"] == {}
 
 
-def test_codex_nothing_lost():
-    """Every tool call (function, custom, web search) and both typed prompts are entries."""
-    path = REAL / "codex" / f"{CX}.jsonl"
+@pytest.mark.parametrize(("name", "n_calls", "n_prompts"), [(CX, 105, 2), (CX2, 38, 3)])
+def test_codex_nothing_lost(name, n_calls, n_prompts):
+    """Every tool call (function, custom, web search) and every typed prompt is an entry."""
+    path = REAL / "codex" / f"{name}.jsonl"
     payloads = [json.loads(line).get("payload", {}) for line in path.read_text().splitlines()]
     kinds = ("function_call", "custom_tool_call", "web_search_call")
     calls = [p for p in payloads if p.get("type") in kinds]
     prompts = [p["message"] for p in payloads if p.get("type") == "user_message"]
     (session,) = import_source("codex", str(path)).sessions
-    assert len(_calls(session)) == len(calls) == 105
+    assert len(_calls(session)) == len(calls) == n_calls
     texts = [
         "".join(b.get("text", "") for b in i["content"])
         for i in _items(session)
         if i.get("role") == "user"
     ]
-    assert all(any(p.strip() in t for t in texts) for p in prompts) and len(prompts) == 2
+    assert all(any(p.strip() in t for t in texts) for p in prompts) and len(prompts) == n_prompts
     loss = session.origin["loss"]
-    assert all(not loss[f"response_item:{k}"]["skipped"] for k in kinds)
+    assert all(not loss.get(f"response_item:{k}", {}).get("skipped") for k in kinds)
+
+
+@pytest.mark.parametrize("fmt", ["text-tools", "hf"])
+def test_text_tools_nothing_lost(fmt):
+    """Every `<function=...>` block is a call, every OBSERVATION message its output, and the
+    task is the one user message."""
+    rows = [json.loads(line) for line in (REAL / fmt / "swe-smith-trajectories.jsonl").open()]
+    sessions = import_source(fmt, str(REAL / fmt), OPTIONS.get(fmt)).sessions
+    assert len(sessions) == len(rows)
+    for row, session in zip(rows, sessions, strict=True):
+        blocks = sum(
+            m["content"].count("<function=") for m in row["messages"] if m["role"] == "assistant"
+        )
+        answers = [
+            m for m in row["messages"][2:] if m["role"] == "user"
+        ]  # observations (and "Your command ran successfully" with no prefix)
+        items = _items(session)
+        assert len(_calls(session)) == blocks
+        assert len([i for i in items if i["type"] == "function_call_output"]) == len(answers)
+        users = [i["content"][0]["text"] for i in items if i.get("role") == "user"]
+        assert users == [row["messages"][1]["content"]]  # no answer became a user turn
+        for row_loss in session.origin["loss"].values():
+            assert row_loss["skipped"] == {}

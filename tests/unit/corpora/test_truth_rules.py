@@ -12,7 +12,9 @@ from soba_bench.corpora.importers import import_bytes, import_source
 from soba_bench.corpora.importers.commands import (
     exit_means_no_match,
     file_effects,
+    file_reads,
     output_failure,
+    output_not_run,
     split_commands,
     status_hidden_by_pipe,
     verification_kind,
@@ -108,12 +110,45 @@ def test_file_effects():
 
 
 @pytest.mark.parametrize(
+    ("command", "reads"),
+    [
+        ("sed -n '1,220p' /x/SKILL.md", ("/x/SKILL.md",)),
+        ("cat a.py && sed -n '70,150p' b.ts", ("a.py", "b.ts")),
+        ("nl -ba src/x.ts | sed -n '90,108p'", ("src/x.ts",)),
+        ("head -n 20 a.txt; tail -5 log.txt", ("a.txt", "log.txt")),
+        (r"sed -n 1,2p /d/Demo\ Prep.vtt", ("/d/Demo Prep.vtt",)),
+        ("cat > a.py <<'EOF'\ncat b.py\nEOF", ()),  # a heredoc writes; its body is text
+        ("cat a.py > b.py", ()),  # a redirect copies
+        ("sed -i 's/a/b/' f.py", ()),
+        ("sed -n '/foo/p' f.py", ()),  # a search by pattern
+        ("wc -l f.py", ()),
+        ("rg -n foo f.py", ()),
+        ("cat src/*.py", ()),
+        ("git diff | head -50", ()),
+    ],
+)
+def test_file_reads(command, reads):
+    # Agents with only a shell (Codex) read files by printing them.
+    assert file_reads(command) == reads
+
+
+def test_output_not_run():
+    assert output_not_run("<tool_use_error>Sibling tool call errored</tool_use_error>")
+    assert not output_not_run("<tool_use_error>File does not exist.</tool_use_error>")
+
+
+@pytest.mark.parametrize(
     ("text", "cause"),
     [
         ('Traceback (most recent call last):\n  File "x"\nValueError: bad', "traceback"),
         ("Your proposed edit has introduced new syntax error(s).", "rejected edit"),
         ("\nEXECUTION TIMED OUT", "timeout"),
         ("bash: foo: command not found", "shell error"),
+        ("Process exited with code 1\nOutput:\nzsh:1: operation not permitted: ps", "shell error"),
+        (
+            '[{"text":"Browser Use rejected this action due to browser security policy."}]',
+            "rejected",
+        ),
         ("Wrong flag!", "rejected"),
         ("===== 1 failed, 2 passed in 0.1s =====", "test failure"),
         ("Ran 3 tests in 0.001s\n\nFAILED (failures=1)", "test failure"),
