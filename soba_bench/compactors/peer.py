@@ -27,7 +27,7 @@ rule), so a triggered summary is kept whatever it saved.
 The model input after a peer compaction is: the capsule prefix, the pinned items, then the
 tail from the capsule's ``firstKeptEntryId`` (masked outputs masked). Attempt lines carry
 ``pinnedEntryIds`` beside the rival fields, so scoring rebuilds it from a run folder
-(:mod:`soba_bench.strategies.inputs`). When nothing is kept verbatim the capsule's
+(:mod:`soba_bench.compactors.inputs`). When nothing is kept verbatim the capsule's
 ``firstKeptEntryId`` is its own id, so items appended later count (SOBA's ``"root"`` would
 send no tail at all).
 """
@@ -41,6 +41,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from soba_bench.compactors import CompactorContext, SessionRun
+from soba_bench.compactors.inputs import PINNED
+from soba_bench.compactors.rival import Edit, RivalManager, RivalReplayer, replay_rival
+from soba_bench.compactors.rival_branch import RivalBranch
+from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine import outcome as O
 from soba_bench.engine.attempt import AttemptContext, Interrupted, reason_message, reason_text
 from soba_bench.engine.cutpoint import call_key
@@ -53,14 +58,9 @@ from soba_bench.errors import ConfigError, HarnessFault
 from soba_bench.jscompat import js_number
 from soba_bench.session import entries as E
 from soba_bench.session.model import Session
-from soba_bench.strategies import SessionRun, StrategyContext
-from soba_bench.strategies.inputs import PINNED
-from soba_bench.strategies.rival import Edit, RivalManager, RivalReplayer, replay_rival
-from soba_bench.strategies.rival_branch import RivalBranch
-from soba_bench.strategies.soba import summarizer_kwargs
 from soba_bench.summarizers import build_summarizer
 
-log = logging.getLogger("soba_bench.strategies.peer")
+log = logging.getLogger("soba_bench.compactors.peer")
 
 
 class PeerBranch(RivalBranch):
@@ -354,7 +354,7 @@ class PeerReplayer(RivalReplayer):
 
 def replay_peer(
     session: Session,
-    ctx: StrategyContext,
+    ctx: CompactorContext,
     compactor: PeerCompactor,
     name: str,
     params: Mapping[str, Any],

@@ -15,12 +15,18 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.rival import (
+    Edit,
+    RivalManager,
+    compactor_params,
+    int_param,
+    replay_rival,
+)
 from soba_bench.engine import outcome as O
 from soba_bench.engine.attempt import AttemptContext
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.rival import Edit, RivalManager, int_param, replay_rival, strategy_params
 
 NAME = "observation_masking"
 DEFAULTS: dict[str, Any] = {"keep_observations": 10}
@@ -67,9 +73,9 @@ class ObservationMasking:
         return manager.conclude_edit(plan, ctx, edit)
 
 
-@STRATEGIES.register(NAME)
-def observation_masking(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def observation_masking(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     keep = int_param(NAME, params, "keep_observations")
     trace = replay_rival(session, ctx, ObservationMasking(keep), NAME, params)
     return SessionRun(trace, {"name": None})  # no capsules, nothing summarizes

@@ -30,13 +30,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from soba_bench.engine.outcome import CompactionPlan
-from soba_bench.engine.policy import TURN_COMPLETE, TriggerDecision
-from soba_bench.engine.snapshot import ContextSnapshot
-from soba_bench.errors import ConfigError
-from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import (
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import (
     PeerBranch,
     PeerCompactor,
     PeerCut,
@@ -44,8 +39,13 @@ from soba_bench.strategies.peer import (
     is_user_message,
     replay_peer,
 )
-from soba_bench.strategies.rival import Edit, RivalManager, int_param, strategy_params
-from soba_bench.strategies.rival_branch import is_output
+from soba_bench.compactors.rival import Edit, RivalManager, compactor_params, int_param
+from soba_bench.compactors.rival_branch import is_output
+from soba_bench.engine.outcome import CompactionPlan
+from soba_bench.engine.policy import TURN_COMPLETE, TriggerDecision
+from soba_bench.engine.snapshot import ContextSnapshot
+from soba_bench.errors import ConfigError
+from soba_bench.session.model import Session
 
 NAME = "opencode"
 DEFAULTS: dict[str, Any] = {
@@ -164,9 +164,9 @@ class OpenCode(PeerCompactor):
         return PeerCut(kept_from=keep, summarized=[i for i in window if i < keep])
 
 
-@STRATEGIES.register(NAME)
-def opencode(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def opencode(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     engine = ctx.engine
     cap = int_param(NAME, params, "output_token_max", minimum=1)
     buffer = int_param(NAME, params, "compaction_buffer")

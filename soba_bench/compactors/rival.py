@@ -5,14 +5,14 @@ The replay is SOBA's :class:`~soba_bench.replay.simulator.Replayer` unchanged (b
 turns, milestones, ``/compact`` lines) and SOBA's controller unchanged (hard and soft limits,
 the ROI pre-check, one soft attempt per turn, pending intents, events). Only the step where
 the manager would build a capsule runs a :class:`Compactor` instead, through
-:class:`RivalManager`, on a :class:`~soba_bench.strategies.rival_branch.RivalBranch` whose
+:class:`RivalManager`, on a :class:`~soba_bench.compactors.rival_branch.RivalBranch` whose
 model input the compactor edits. An edit is held to SOBA's own rules: a soft attempt whose
 actual reclaim fails ``minReclaimableTokens``/``minSavingsRatio`` is skipped and changes
 nothing; a barrier still over the hard limit afterwards refuses the request.
 
 Every rival attempt line carries the branch's model-input state after the attempt,
 ``maskedThroughEntryId``, ``droppedThroughEntryId`` and ``inputThroughEntryId`` (see
-:mod:`soba_bench.strategies.inputs`), and the config line names the strategy and its
+:mod:`soba_bench.compactors.inputs`), and the config line names the strategy and its
 parameters (``replayStrategy``, ``strategyParams``), so scoring can rebuild the rival's model
 input from a run folder alone.
 
@@ -26,6 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from soba_bench.compactors import CompactorContext
+from soba_bench.compactors.inputs import DROPPED_THROUGH, INPUT_THROUGH, MASKED_THROUGH
+from soba_bench.compactors.rival_branch import RivalBranch
 from soba_bench.engine import outcome as O
 from soba_bench.engine.attempt import AttemptContext
 from soba_bench.engine.controller import ContextController
@@ -39,9 +42,6 @@ from soba_bench.replay.provider import USAGE_NONE
 from soba_bench.replay.simulator import Replayer, config_line
 from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session.model import Session
-from soba_bench.strategies import StrategyContext
-from soba_bench.strategies.inputs import DROPPED_THROUGH, INPUT_THROUGH, MASKED_THROUGH
-from soba_bench.strategies.rival_branch import RivalBranch
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ class RivalReplayer(Replayer):
 
 def replay_rival(
     session: Session,
-    ctx: StrategyContext,
+    ctx: CompactorContext,
     compactor: Compactor,
     strategy: str,
     params: Mapping[str, Any],
@@ -247,7 +247,7 @@ def replay_rival(
     return rival.run()
 
 
-def strategy_params(
+def compactor_params(
     strategy: str, given: Mapping[str, Any], defaults: Mapping[str, Any]
 ) -> dict[str, Any]:
     """``given`` over ``defaults``; an unknown key is a config error naming the valid ones."""

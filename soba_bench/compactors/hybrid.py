@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.observation_masking import ObservationMasking
+from soba_bench.compactors.rival import RivalManager, compactor_params, int_param, replay_rival
+from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine import outcome as O
 from soba_bench.engine.attempt import AttemptContext
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.observation_masking import ObservationMasking
-from soba_bench.strategies.rival import RivalManager, int_param, replay_rival, strategy_params
-from soba_bench.strategies.soba import summarizer_kwargs
 from soba_bench.summarizers import build_summarizer
 
 NAME = "hybrid"
@@ -63,9 +63,9 @@ class Hybrid:
         )
 
 
-@STRATEGIES.register(NAME)
-def hybrid(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def hybrid(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     keep = int_param(NAME, params, "keep_observations")
     kwargs = summarizer_kwargs(ctx.summarizer, dict(ctx.summarizer_params))
     spec = build_summarizer(ctx.summarizer, **kwargs)

@@ -17,15 +17,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.rival import (
+    Edit,
+    RivalManager,
+    compactor_params,
+    int_param,
+    replay_rival,
+)
+from soba_bench.compactors.rival_branch import RivalBranch
 from soba_bench.engine import outcome as O
 from soba_bench.engine.attempt import AttemptContext
 from soba_bench.engine.cutpoint import call_key
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.session import entries as E
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.rival import Edit, RivalManager, int_param, replay_rival, strategy_params
-from soba_bench.strategies.rival_branch import RivalBranch
 
 NAME = "truncation"
 DEFAULTS: dict[str, Any] = {"budget_tokens": None}
@@ -84,9 +90,9 @@ class Truncation:
         return manager.conclude_edit(plan, ctx, edit)
 
 
-@STRATEGIES.register(NAME)
-def truncation(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def truncation(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     budget = None
     if params["budget_tokens"] is not None:
         budget = int_param(NAME, params, "budget_tokens", minimum=1)
