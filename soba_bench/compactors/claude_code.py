@@ -23,7 +23,8 @@ from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
 from soba_bench.compactors.peer import PeerCompactor, PeerCut, replay_peer
-from soba_bench.compactors.rival import RivalManager, compactor_params, int_param
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.session.model import Session
 
@@ -46,7 +47,7 @@ class ClaudeCode(PeerCompactor):
     def describe(self) -> str:
         return f"auto-compact threshold {self.threshold:g}"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         window = branch.item_indexes(branch.effective_window_start())
         if not window:

@@ -33,7 +33,8 @@ from soba_bench.compactors.peer import (
     ratio_param,
     replay_peer,
 )
-from soba_bench.compactors.rival import RivalManager, compactor_params, int_param
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.session.model import Session
 
@@ -58,7 +59,7 @@ class Codex(PeerCompactor):
     def describe(self) -> str:
         return f"auto-compact limit {self.limit:g}"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         window = branch.item_indexes(branch.effective_window_start())
         previous = branch.pinned if branch.last_capsule_index >= 0 else []

@@ -38,7 +38,8 @@ from soba_bench.compactors.peer import (
     ratio_param,
     replay_peer,
 )
-from soba_bench.compactors.rival import RivalManager, compactor_params
+from soba_bench.compactors.rival import compactor_params
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.errors import ConfigError
 from soba_bench.session import entries as E
@@ -77,7 +78,7 @@ class GeminiCli(PeerCompactor):
     def describe(self) -> str:
         return f"compression threshold {self.threshold:g}"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         end = len(branch)
         start = branch.effective_window_start()

@@ -18,13 +18,15 @@ from typing import Any
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
 from soba_bench.compactors.rival import (
     Edit,
-    RivalManager,
     compactor_params,
+    conclude_edit,
     int_param,
+    items_tokens_after,
     replay_rival,
 )
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.compactor import Attempt
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.session.model import Session
 
@@ -39,7 +41,7 @@ class ObservationMasking:
         self.keep = keep
         self.name = name
 
-    def plan(self, manager: RivalManager, plan: CompactionPlan) -> Edit | str:
+    def plan(self, manager: ContextManager, plan: CompactionPlan) -> Edit | str:
         """The masking edit for the branch as it is now, or why there is nothing to mask."""
         branch = manager.branch
         outputs = branch.output_indexes
@@ -56,7 +58,7 @@ class ObservationMasking:
         items = branch.effective_item_tokens(manager.meter.compatibility_key) - saving
         return Edit(
             strategy=self.name,
-            tokens_after=manager.items_tokens_after(plan, items),
+            tokens_after=items_tokens_after(plan, items),
             source_ids=[branch.entries[i].id for i in new],
             mask=new,
             mask_through=through,
@@ -64,13 +66,11 @@ class ObservationMasking:
             reason=f"Masked {len(new)} tool outputs, kept the newest {self.keep} verbatim",
         )
 
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome:
-        edit = self.plan(manager, plan)
+    def compact(self, attempt: Attempt) -> CompactionOutcome:
+        edit = self.plan(attempt.manager, attempt.plan)
         if isinstance(edit, str):
-            return manager._outcome(plan, O.SKIPPED, ctx, edit, strategy=self.name)
-        return manager.conclude_edit(plan, ctx, edit)
+            return attempt.outcome(O.SKIPPED, edit, strategy=self.name)
+        return conclude_edit(attempt, edit)
 
 
 @COMPACTORS.register(NAME)

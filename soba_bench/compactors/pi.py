@@ -25,7 +25,8 @@ from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
 from soba_bench.compactors.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
-from soba_bench.compactors.rival import RivalManager, compactor_params, int_param
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.engine.snapshot import ContextSnapshot
 from soba_bench.jscompat import js_number
@@ -57,7 +58,7 @@ class Pi(PeerCompactor):
             f"- reserve ({js_number(self.threshold)})"
         )
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         end = len(branch)
         start = branch.effective_window_start()

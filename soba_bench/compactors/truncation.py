@@ -20,16 +20,17 @@ from typing import Any
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
 from soba_bench.compactors.rival import (
     Edit,
-    RivalManager,
     compactor_params,
+    conclude_edit,
     int_param,
+    items_tokens_after,
     replay_rival,
 )
 from soba_bench.compactors.rival_branch import RivalBranch
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.compactor import Attempt
 from soba_bench.engine.cutpoint import call_key
-from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
+from soba_bench.engine.outcome import CompactionOutcome
 from soba_bench.session import entries as E
 from soba_bench.session.model import Session
 
@@ -63,31 +64,28 @@ class Truncation:
     def __init__(self, budget: int | None) -> None:
         self.budget = budget
 
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome:
-        branch = manager.branch
+    def compact(self, attempt: Attempt) -> CompactionOutcome:
+        manager, plan = attempt.manager, attempt.plan
+        branch = attempt.branch
         budget = self.budget if self.budget is not None else manager.compaction.keepRecentTokens
         start = branch.effective_window_start()
         cut = truncation_cut(branch, start, budget)
         dropped = [e.id for e in branch.entries[start:cut] if e.item is not None]
         if not dropped:
-            return manager._outcome(
-                plan,
+            return attempt.outcome(
                 O.SKIPPED,
-                ctx,
                 f"No history to drop: the input already fits the {budget}-token budget",
                 strategy=NAME,
             )
         edit = Edit(
             strategy=NAME,
-            tokens_after=manager.items_tokens_after(plan, branch.tokens_from(cut)),
+            tokens_after=items_tokens_after(plan, branch.tokens_from(cut)),
             source_ids=dropped,
             drop_through=cut - 1,
             first_kept_id=branch.id_at(cut) if cut < len(branch) else None,
             reason=f"Dropped {len(dropped)} oldest items to fit {budget} tokens",
         )
-        return manager.conclude_edit(plan, ctx, edit)
+        return conclude_edit(attempt, edit)
 
 
 @COMPACTORS.register(NAME)
