@@ -34,6 +34,12 @@ NAME = "observation_masking"
 DEFAULTS: dict[str, Any] = {"keep_observations": 10}
 
 
+def outputs_to_mask(outputs: list[int], keep: int) -> list[int]:
+    """Masking's rule: every tool output but the newest ``keep`` (positions ascending).
+    Shared by the replayed compactor and its scoring-time view."""
+    return outputs[: max(0, len(outputs) - keep)]
+
+
 class ObservationMasking:
     """Masks every tool output but the newest ``keep``."""
 
@@ -45,7 +51,7 @@ class ObservationMasking:
         """The masking edit for the branch as it is now, or why there is nothing to mask."""
         branch = manager.branch
         outputs = branch.output_indexes
-        count = len(outputs) - self.keep
+        count = len(outputs_to_mask(outputs, self.keep))
         if count <= 0:
             return f"At most {self.keep} tool outputs: nothing to mask"
         through = outputs[count - 1]

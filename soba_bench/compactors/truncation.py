@@ -15,6 +15,7 @@ If a single newest item is larger than the budget, the tail is empty: the budget
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
@@ -38,18 +39,25 @@ NAME = "truncation"
 DEFAULTS: dict[str, Any] = {"budget_tokens": None}
 
 
-def truncation_cut(branch: RivalBranch, start: int, budget: float) -> int:
-    """The smallest index ``cut >= start`` such that ``entries[cut:]`` fits ``budget`` and
-    no tool output in it lacks its call (``len(entries)`` when nothing fits)."""
-    entries = branch.entries
-    best = len(entries)
-    tokens = 0
+def truncation_start(
+    count: int,
+    item_at: Callable[[int], dict[str, Any] | None],
+    tokens_at: Callable[[int], float],
+    budget: float,
+    start: int = 0,
+) -> int:
+    """Truncation's rule on any sequence of ``count`` positions: the smallest ``cut >=
+    start`` such that positions ``cut..count-1`` fit ``budget`` and no tool output among them
+    lacks its call (``count`` when nothing fits). Shared by the replayed compactor and its
+    scoring-time view (:mod:`soba_bench.compactors.views`)."""
+    best = count
+    tokens: float = 0
     open_calls: set[object] = set()  # outputs in the tail whose call is not (yet) in it
-    for index in range(len(entries) - 1, start - 1, -1):
-        tokens += branch.item_tokens(index)
+    for index in range(count - 1, start - 1, -1):
+        tokens += tokens_at(index)
         if tokens > budget:
             break
-        item = entries[index].item
+        item = item_at(index)
         kind = item.get("type") if item is not None else None
         if kind in E.OUTPUT_TYPES:
             open_calls.add(call_key(item.get("call_id")))
@@ -58,6 +66,14 @@ def truncation_cut(branch: RivalBranch, start: int, budget: float) -> int:
         if not open_calls:
             best = index
     return best
+
+
+def truncation_cut(branch: RivalBranch, start: int, budget: float) -> int:
+    """:func:`truncation_start` on the branch's entries from ``start``."""
+    entries = branch.entries
+    return truncation_start(
+        len(entries), lambda i: entries[i].item, branch.item_tokens, budget, start
+    )
 
 
 class Truncation:

@@ -33,11 +33,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from soba_bench.compactors.inputs import DROPPED_THROUGH, MASKED_THROUGH
-from soba_bench.compactors.rival_branch import is_output
+from soba_bench.compactors.rival_branch import is_output, mask_output
 from soba_bench.session import entries as E
 from soba_bench.session.capsule_text import capsule_input_items
 from soba_bench.session.entries import Entry
-from soba_bench.summarizers.baselines import mask_output
 
 COMPLETED = "completed"
 COMMAND = "/compact"

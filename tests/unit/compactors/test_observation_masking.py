@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.compactors.rival_branch import MASK_TEXT
 from soba_bench.errors import ConfigError
 from soba_bench.replay.rules import ReplayOptions
-from soba_bench.summarizers.baselines import MASK_TEXT
 from tests.unit.compactors.helpers import (
     moment_inputs,
     outputs,
