@@ -35,7 +35,6 @@ send no tail at all).
 from __future__ import annotations
 
 import json
-import logging
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -59,8 +58,6 @@ from soba_bench.jscompat import js_number
 from soba_bench.session import entries as E
 from soba_bench.session.model import Session
 from soba_bench.summarizers import build_summarizer
-
-log = logging.getLogger("soba_bench.compactors.peer")
 
 
 class PeerBranch(RivalBranch):
