@@ -10,12 +10,12 @@ import argparse
 import json
 from pathlib import Path
 
+from soba_bench.compactors.views import VIEWS
 from soba_bench.scoring.match import PROSE_MATCHERS, MatchConfig
 from soba_bench.scoring.probes import ProbeConfig, get_prober
 from soba_bench.scoring.probes.tables import describe_probers, format_probes, parse_params
 from soba_bench.scoring.runner import score_run
 from soba_bench.scoring.session import SCORERS, ScoreConfig
-from soba_bench.summarizers.baselines import BASELINES
 from soba_bench.sweep.console import format_scores
 
 
@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         dest="baselines",
         metavar="NAME",
-        help=f"comparison strategy (repeatable; default all: {', '.join(BASELINES)})",
+        help=f"comparison strategy (repeatable; default all: {', '.join(VIEWS)})",
     )
     parser.add_argument(
         "--param",

@@ -11,6 +11,7 @@ Typical use::
 
 from soba_bench.engine.attempt import AbortSignal, RealClock, SimulatedReply, VirtualClock
 from soba_bench.engine.branch import LiveBranch
+from soba_bench.engine.compactor import SOBA_CAPSULES, Attempt, Compactor
 from soba_bench.engine.config import (
     CompactionConfig,
     EngineConfig,
@@ -30,12 +31,15 @@ from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS, EngineVariant,
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "SOBA_CAPSULES",
     "VARIANTS",
     "AbortSignal",
+    "Attempt",
     "BarrierResult",
     "CompactionConfig",
     "CompactionOutcome",
     "CompactionPlan",
+    "Compactor",
     "ContextController",
     "ContextManager",
     "ContextMeter",

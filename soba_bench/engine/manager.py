@@ -20,10 +20,11 @@ from soba_bench.engine.attempt import (
     reason_text,
 )
 from soba_bench.engine.branch import LiveBranch
+from soba_bench.engine.compactor import SOBA_CAPSULES, Attempt, Compactor
 from soba_bench.engine.config import EngineConfig
 from soba_bench.engine.cutpoint import find_cut_point
 from soba_bench.engine.entrypoints import ManagerEntryPoints
-from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted
+from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted, GenerationResult
 from soba_bench.engine.memory import capsule_to_memory, should_mirror
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.engine.policy import USER_REQUEST, TriggerPolicy
@@ -57,8 +58,12 @@ class ContextManager(ManagerEntryPoints):
         compatibility_key: str | None = None,
         memory_sink: Callable[[dict[str, Any]], Any] | None = None,
         seed: int = 0,
+        compactor: Compactor | None = None,
     ) -> None:
         self.branch = branch
+        # The step of each attempt that changes the model input (engine/compactor.py);
+        # SOBA's capsule step unless a job-level compactor replaces it.
+        self.compactor = compactor or SOBA_CAPSULES
         self.config = config
         self.compaction = config.compaction
         if variant is None:
@@ -145,9 +150,11 @@ class ContextManager(ManagerEntryPoints):
             return outcome
 
     # ── the attempt ─────────────────────────────────────────────────────────────
-    def _outcome(
+    def outcome(
         self, plan: CompactionPlan, status: str, ctx: AttemptContext, reason: str, **values: Any
     ) -> CompactionOutcome:
+        """An attempt's outcome: ``values`` plus the plan's trigger, id and requirement and
+        the attempt's duration (the one place outcomes are built)."""
         return CompactionOutcome(
             status=status,
             trigger=plan.trigger,
@@ -168,14 +175,21 @@ class ContextManager(ManagerEntryPoints):
 
     def _attempt(self, plan: CompactionPlan, ctx: AttemptContext) -> CompactionOutcome:
         if ctx.aborted:
-            return self._outcome(plan, O.CANCELLED, ctx, "Compaction cancelled before generation")
+            return self.outcome(plan, O.CANCELLED, ctx, "Compaction cancelled before generation")
         branch = self.branch
         if len(branch) == 0:
-            return self._outcome(plan, O.SKIPPED, ctx, "Empty session — nothing to compact")
+            return self.outcome(plan, O.SKIPPED, ctx, "Empty session — nothing to compact")
+        return self.compactor.compact(Attempt(self, plan, ctx))
+
+    def capsule_attempt(self, plan: CompactionPlan, ctx: AttemptContext) -> CompactionOutcome:
+        """SOBA's capsule step on the branch as it now is: cut point, a capsule from the
+        strategy chain (deterministic fallback on a model deadline), validation, actual ROI,
+        append."""
+        branch = self.branch
         start = branch.effective_window_start()
         window = branch.entries[start:]
         if not any(e.item is not None for e in window):
-            return self._outcome(plan, O.SKIPPED, ctx, "No items to compact")
+            return self.outcome(plan, O.SKIPPED, ctx, "No items to compact")
         cut = find_cut_point(
             window,
             self.compaction.keepRecentTokens,
@@ -192,7 +206,7 @@ class ContextManager(ManagerEntryPoints):
             source_ids, source_items = [e.id for e in compacted], [e.item for e in compacted]
         kept = [e for e in window[cut:] if e.item is not None]
         if not source_items:
-            return self._outcome(
+            return self.outcome(
                 plan,
                 O.SKIPPED,
                 ctx,
@@ -218,33 +232,45 @@ class ContextManager(ManagerEntryPoints):
         kept_tokens = branch.tokens_from(start + cut)
         try:
             if branch.leaf_id != plan.expectedLeafId:
-                return self._outcome(
+                return self.outcome(
                     plan, O.STALE, ctx, "Session leaf changed before capsule generation"
                 )
-            fallback = False
-            try:
-                result = self.generator.generate(gen, ctx, branch, plan.required, kept_tokens)
-            except (Interrupted, GenerationAborted):
-                # A provider deadline is a model failure, not a reason to drop the barrier;
-                # a real (external) abort still appends nothing.
-                if not ctx.timed_out or ctx.externally_aborted:
-                    raise
-                result = self.generator.generate_deterministic(
-                    gen, ctx, branch, plan.required, kept_tokens
-                )
-                fallback = True
+            result, fallback = self.generate(gen, ctx, plan.required, kept_tokens)
             return self._conclude(plan, ctx, result, fallback)
         except HarnessFault:
             raise  # not SOBA's failure to record: the replay itself cannot go on
         except Exception as exc:  # SOBA's catch-all: cancelled if aborted, else failed
-            if ctx.aborted:
-                return self._outcome(
-                    plan, O.CANCELLED, ctx, reason_message(ctx.reason), error=_error_text(exc)
-                )
-            log.warning("capsule generation failed: %s", exc)
-            return self._outcome(
-                plan, O.FAILED, ctx, "Capsule generation failed", error=_error_text(exc)
+            return self.failure(plan, ctx, exc, "Capsule generation failed")
+
+    def generate(
+        self, gen: GenerationInput, ctx: AttemptContext, required: bool, kept_tokens: float
+    ) -> tuple[GenerationResult, bool]:
+        """A draft from the strategy chain, and whether it is the deterministic fallback
+        (taken when a model deadline passes; an external abort still raises)."""
+        try:
+            result = self.generator.generate(gen, ctx, self.branch, required, kept_tokens)
+        except (Interrupted, GenerationAborted):
+            # A provider deadline is a model failure, not a reason to drop the barrier;
+            # a real (external) abort still appends nothing.
+            if not ctx.timed_out or ctx.externally_aborted:
+                raise
+            result = self.generator.generate_deterministic(
+                gen, ctx, self.branch, required, kept_tokens
             )
+            return result, True
+        return result, False
+
+    def failure(
+        self, plan: CompactionPlan, ctx: AttemptContext, exc: Exception, reason: str
+    ) -> CompactionOutcome:
+        """SOBA's catch-all for an attempt that raised: cancelled if aborted, else failed
+        with ``reason``."""
+        if ctx.aborted:
+            return self.outcome(
+                plan, O.CANCELLED, ctx, reason_message(ctx.reason), error=_error_text(exc)
+            )
+        log.warning("%s: %s", reason, exc)
+        return self.outcome(plan, O.FAILED, ctx, reason, error=_error_text(exc))
 
     def _span_digest(self, start: int, stop: int) -> SpanDigest | None:
         """The digest of ``entries[start:stop]``, grown from the previous attempt's when the
@@ -264,7 +290,7 @@ class ContextManager(ManagerEntryPoints):
         draft, validation = result.draft, result.validation
         if ctx.externally_aborted or (ctx.aborted and not fallback):
             reason = ctx.external.reason if ctx.externally_aborted else ctx.reason
-            return self._outcome(plan, O.CANCELLED, ctx, reason_message(reason), draft=draft)
+            return self.outcome(plan, O.CANCELLED, ctx, reason_message(reason), draft=draft)
         common = dict(
             strategy=result.strategy_used,
             metrics=draft.metrics,
@@ -273,7 +299,7 @@ class ContextManager(ManagerEntryPoints):
             timeout_fallback=fallback,
         )
         if self.branch.leaf_id != plan.expectedLeafId:
-            return self._outcome(
+            return self.outcome(
                 plan,
                 O.STALE,
                 ctx,
@@ -291,24 +317,12 @@ class ContextManager(ManagerEntryPoints):
                 )
             else:
                 reason = f"Validation failed: {messages}"
-            return self._outcome(plan, O.FAILED, ctx, reason, **common)
-        roi_failure = self._actual_soft_roi_failure(plan, draft.metrics)
+            return self.outcome(plan, O.FAILED, ctx, reason, **common)
+        roi_failure = self.soft_roi_failure(plan, draft.metrics)
         if roi_failure:
-            return self._outcome(plan, O.SKIPPED, ctx, roi_failure, **common)
-        checkpoint_id = self._new_checkpoint_id()
-        fields = {
-            "checkpointId": checkpoint_id,
-            "trigger": plan.trigger,
-            "strategy": result.strategy_used,
-            "quality": draft.quality,
-            "portableState": draft.portableState,
-            "artifacts": draft.artifacts,
-            "activatedSkills": draft.activatedSkills,
-        }
-        if draft.nativeContinuation is not None:
-            fields["nativeContinuation"] = draft.nativeContinuation
-        fields["provenance"] = draft.provenance
-        fields["metrics"] = draft.metrics
+            return self.outcome(plan, O.SKIPPED, ctx, roi_failure, **common)
+        fields = self.capsule_fields(plan, result)
+        checkpoint_id = fields["checkpointId"]
         capsule = self.branch.append_capsule(fields)
         # The watermark measured the request before this capsule; the post-check must not
         # reuse it.
@@ -322,11 +336,36 @@ class ContextManager(ManagerEntryPoints):
             if fallback
             else f"Compaction completed using {result.strategy_used} strategy"
         )
-        return self._outcome(
+        return self.outcome(
             plan, O.COMPLETED, ctx, reason, checkpointId=checkpoint_id, capsule=capsule, **common
         )
 
-    def _actual_soft_roi_failure(self, plan: CompactionPlan, metrics: dict[str, Any]) -> str | None:
+    def capsule_fields(
+        self,
+        plan: CompactionPlan,
+        result: GenerationResult,
+        provenance: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A capsule entry's fields for ``result`` in SOBA's order, under a new checkpoint
+        id (``provenance`` replaces the draft's when given)."""
+        draft = result.draft
+        fields = {
+            "checkpointId": self._new_checkpoint_id(),
+            "trigger": plan.trigger,
+            "strategy": result.strategy_used,
+            "quality": draft.quality,
+            "portableState": draft.portableState,
+            "artifacts": draft.artifacts,
+            "activatedSkills": draft.activatedSkills,
+        }
+        if draft.nativeContinuation is not None:
+            fields["nativeContinuation"] = draft.nativeContinuation
+        fields["provenance"] = draft.provenance if provenance is None else provenance
+        fields["metrics"] = draft.metrics
+        return fields
+
+    def soft_roi_failure(self, plan: CompactionPlan, metrics: dict[str, Any]) -> str | None:
+        """Why a soft attempt's actual reclaim fails SOBA's ROI rules, or None."""
         if plan.required or plan.trigger == USER_REQUEST:
             return None
         cfg = self.compaction

@@ -220,8 +220,9 @@ def swept_parameters(runset: RunSet) -> list[str]:
 
 def session_metrics(runset: RunSet) -> pd.DataFrame:
     """One row per job x session with the headline metrics (see
-    :func:`soba_bench.reports.metrics.session_metrics`)."""
-    from soba_bench.reports.metrics import session_metrics as build
+    :func:`soba_bench.reports.metrics.build_session_metrics`). The one definition of the
+    per-session numbers: reports, ``compare`` and tune read it."""
+    from soba_bench.reports.metrics import build_session_metrics as build
 
     if "session_metrics" not in runset._derived:
         runset._derived["session_metrics"] = build(runset)

@@ -122,7 +122,7 @@ def _score_metrics(scores: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, axis=1).reset_index()
 
 
-def session_metrics(runset) -> pd.DataFrame:
+def build_session_metrics(runset) -> pd.DataFrame:
     """One row per job x session: the job's strategy and swept settings, the session counts
     (attempts, outcomes, reclaimed tokens...), stale/cancelled counts, mean savings ratio of
     completed attempts, degraded (fallback) capsules, skip counts per category

@@ -17,7 +17,7 @@ sums instead of per-point rebuilding, so a session costs O(entries + requests lo
   tail); ``hybrid`` masks tool outputs in the tail as its attempt lines say;
 * ``observation_masking`` / ``truncation`` / ``none``: the branch from the dropped prefix on,
   tool outputs masked through ``maskedThroughEntryId`` (see
-  :mod:`soba_bench.strategies.inputs`).
+  :mod:`soba_bench.compactors.inputs`).
 
 With very many requests, availability is scored on a seeded sample (:func:`sample_keys`):
 a request is kept when its key's hash (salted with the seed) is among the ``limit`` smallest,
@@ -32,12 +32,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from soba_bench.compactors.inputs import DROPPED_THROUGH, MASKED_THROUGH
+from soba_bench.compactors.rival_branch import is_output, mask_output
 from soba_bench.session import entries as E
 from soba_bench.session.capsule_text import capsule_input_items
 from soba_bench.session.entries import Entry
-from soba_bench.strategies.inputs import DROPPED_THROUGH, MASKED_THROUGH
-from soba_bench.strategies.rival_branch import is_output
-from soba_bench.summarizers.baselines import mask_output
 
 COMPLETED = "completed"
 COMMAND = "/compact"

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
+from soba_bench.compactors.inputs import Moment, ReplayedInputs
+from soba_bench.compactors.views import VIEWS
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.errors import InputError
 from soba_bench.meter import get_meter
@@ -34,8 +36,6 @@ from soba_bench.scoring.views import View, input_view
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import active_skill_refs
 from soba_bench.session.entries import Entry
-from soba_bench.strategies.inputs import Moment, ReplayedInputs
-from soba_bench.summarizers.baselines import BASELINES
 
 SOBA = "soba"
 FINAL = "final"
@@ -78,7 +78,7 @@ class ScoreConfig:
         for name in self.scorers:
             SCORERS.get(name)
         for name in self.baselines:
-            BASELINES.get(name)
+            VIEWS.get(name)
         if self.max_points is not None and (
             not isinstance(self.max_points, int) or self.max_points < 1
         ):

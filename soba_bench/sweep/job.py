@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from soba_bench.compactors import get_compactor
 from soba_bench.errors import OutputError, SobaBenchError
 from soba_bench.meter import CachedMeter, share_counts
 from soba_bench.replay.output import replayed_session_lines
@@ -27,7 +28,6 @@ from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
 from soba_bench.session.jsonl import remove_stale_temps
 from soba_bench.session.model import Session
-from soba_bench.strategies import get_strategy
 from soba_bench.sweep import console
 from soba_bench.sweep.inputs import check_unchanged, hash_inputs
 from soba_bench.sweep.jobspec import JobSpec
@@ -202,7 +202,7 @@ def _execute(
     before = {id(m): (m.hits, m.misses) for m in meters}
     # JobSpec loads its corpora verified; checked again before run.json is written.
     input_hashes = hash_inputs(spec.corpora, verified=True)
-    strategy = get_strategy(spec.strategy)
+    strategy = get_compactor(spec.strategy)
     columns = {
         "jobId": ctx.job_id,
         "jobKey": key,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench import __version__
+from soba_bench.compactors import CompactorContext, get_compactor
 from soba_bench.corpora.manifest import Corpus, load_corpus
 from soba_bench.corpora.subset import select_sessions
 from soba_bench.engine.config import (
@@ -26,7 +27,6 @@ from soba_bench.replay.rules import ReplayOptions
 from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig
-from soba_bench.strategies import StrategyContext, get_strategy
 from soba_bench.summarizers import SUMMARIZERS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +90,7 @@ class JobSpec:
     options: ReplayOptions
     strategy: str
     score: ScoreConfig | None
-    context: StrategyContext
+    context: CompactorContext
     extras: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -101,7 +101,7 @@ class JobSpec:
         variant = config["variant"]["name"]
         VARIANTS.get(variant)
         strategy = config["strategy"]["name"]
-        get_strategy(strategy)
+        get_compactor(strategy)
         summ = config["summarizer"]
         SUMMARIZERS.get(summ["name"])
         replay = config.get("replay") or {}
@@ -139,7 +139,7 @@ class JobSpec:
         for key in SUMMARIZER_LOCATION_KEYS:
             if summ.get(key) is not None:
                 params[key] = summ[key]
-        context = StrategyContext(
+        context = CompactorContext(
             engine=engine,
             options=options,
             summarizer=summ["name"],

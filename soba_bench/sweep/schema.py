@@ -55,7 +55,7 @@ class VariantConf:
 
 @dataclass
 class StrategyConf:
-    name: str = "soba"  # a name in soba_bench.strategies.STRATEGIES
+    name: str = "soba"  # a name in soba_bench.compactors.COMPACTORS (the `strategy` group)
     params: dict[str, Any] = field(default_factory=dict)
 
 

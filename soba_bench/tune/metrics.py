@@ -1,15 +1,17 @@
 """The numbers a tuning objective can name, read back from a job folder (a real run record
 written by :func:`soba_bench.sweep.job.run_job`), per session first, then over the corpus.
 
-Per session (``session_metrics``):
+Per session (``session_tune_metrics``; every number reports and ``compare`` also show is read
+from their one per-session frame, :func:`soba_bench.reports.frames.session_metrics`):
 
 - ``savings``: the share of input tokens the requests did not have to send, ``1 - sent /
   uncompacted``, summed over every request a barrier let through. A request's uncompacted
   size is its effective size plus every token reclaimed before it (a completed compaction
   lowers all later requests by exactly its net reclaim, capsule included).
 - ``input_tokens``: the effective tokens of those requests, summed.
-- ``retention``: recall of ground-truth facts in SOBA's model input (capsule plus retained
-  tail) at the capsule moments; a session that never compacted uses its final input.
+- ``retention``: recall of ground-truth facts in the job's model input (capsule plus retained
+  tail; the job's own compactor, ``soba`` for SOBA's engine) at the capsule moments; a
+  session that never compacted uses its final input.
 - ``capsule_retention``: the same for the capsule text alone (sessions with capsules only).
 - ``soba_quality`` / ``soba_quality_pass_rate``: SOBA's lexical evaluator, per capsule.
 - ``refused``: barriers that refused the request; ``overflows``: simulated provider
@@ -21,7 +23,6 @@ Means are over the sessions where a metric applies (None elsewhere); counts are 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,17 +101,21 @@ def _request_tokens(lines: list[dict[str, Any]]) -> tuple[float, float, int]:
     return sent, uncompacted, overflows
 
 
-def _ratio(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
+def _number(row: Any, column: str) -> float | None:
+    """A column of the shared per-session frame as a float (None when absent or NaN)."""
+    value = row.get(column) if column in row.index else None
+    return None if value is None or value != value else float(value)
 
 
-def _mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+def _rate(row: Any, part: str, whole: str) -> float | None:
+    count, total = _number(row, part), _number(row, whole)
+    return count / total if count is not None and total else None
 
 
 def _fallback_rate(completed: list[dict[str, Any]], summarizer: str | None) -> float | None:
     """Share of completed attempts whose capsule is a fallback (timeout or model error), by
-    the report's rule (reports.skips.fallback_kind), so tune and the report agree on it."""
+    the report's rule (reports.skips.fallback_kind), so tune and the report agree on it. Read
+    from the barrier lines: tune's jobs write no attempt tables."""
     if not completed:
         return None
     import pandas as pd
@@ -121,57 +126,58 @@ def _fallback_rate(completed: list[dict[str, Any]], summarizer: str | None) -> f
     return float(fallback_kind(frame).notna().mean())
 
 
-def session_metrics(folder: Path) -> SessionMetrics:
-    """Every tuning metric of every session of a complete job folder."""
+def session_tune_metrics(folder: Path) -> SessionMetrics:
+    """Every tuning metric of every session of a complete job folder. The numbers reports
+    and ``compare`` also show (attempt counts and rates, refusals, capsule retention, SOBA's
+    quality, retention, failure-mode flags) are read from the one per-session frame,
+    :func:`soba_bench.reports.frames.session_metrics`; only the request-token walk
+    (``savings``, ``input_tokens``, ``overflows``), ``degraded_rate`` (from the barrier
+    lines, by the report's fallback rule) and ``retention``'s final-input fallback for a
+    session that never compacted are tune's own."""
+    from soba_bench.reports.frames import load_runs
+    from soba_bench.reports.frames import session_metrics as shared_metrics
+
     layout = RunLayout(Path(folder))
     record = layout.complete_record()
     if record is None:
         raise InputError("not a complete job folder", path=str(folder), expected="run.json")
+    runset = load_runs(layout.root)
+    shared = shared_metrics(runset).set_index("session")
+    # The job's own replay, as the shared frame reads it ("soba" for SOBA's engine).
+    own = str(runset.jobs["strategy"].iloc[0])
     scores = _read_jsonl(layout.scores("sessions"))
-    retention: dict[str, dict[tuple[str, str], float | None]] = defaultdict(dict)
+    final: dict[str, float | None] = {}
     for row in scores:
-        if row.get("strategy") == "soba":
-            retention[row["session"]][(row["view"], row["moment"])] = row.get("recall")
-    quality: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in _read_jsonl(layout.scores("quality")):
-        quality[row["session"]].append(row)
-    stuck = {
-        row["session"]
-        for row in _read_jsonl(layout.scores("findings"))
-        if row.get("detector") == "blocked_forever"
-    }
+        if row.get("strategy") == own and (row["view"], row["moment"]) == ("input", "final"):
+            final[row["session"]] = row.get("recall")
     scored = bool(scores)
-    summarizer = record.summarizer_name
     out: SessionMetrics = {}
     for row in layout.read_sessions():
         name = row.session
+        frame = shared.loc[name]
         lines = _read_jsonl(layout.barriers(name))
-        attempts = [x for x in lines if x.get("kind") == "attempt"]
-        completed = [x for x in attempts if x.get("outcome") == COMPLETED]
+        completed = [
+            x for x in lines if x.get("kind") == "attempt" and x.get("outcome") == COMPLETED
+        ]
         sent, uncompacted, overflows = _request_tokens(lines)
-        views = retention.get(name, {})
-        recall = views.get(("input", "capsules"))
-        if recall is None:
-            recall = views.get(("input", "final"))
-        caps = quality.get(name, [])
+        recall = _number(frame, "recall")
+        if recall is None:  # never compacted: the final input
+            recall = final.get(name)
+        stuck = _number(frame, "fm.blocked_forever")
         out[name] = {
             "savings": 1 - sent / uncompacted if uncompacted else 0.0,
             "input_tokens": sent,
             "retention": recall,
-            "capsule_retention": views.get(("capsule", "capsules")),
-            "soba_quality": _mean([float(c["score"]) for c in caps]),
-            "soba_quality_pass_rate": _mean([1.0 if c["passed"] else 0.0 for c in caps]),
-            "refused": float(row.counts.get("blocked", 0)),
+            "capsule_retention": _number(frame, "capsule_recall"),
+            "soba_quality": _number(frame, "soba_quality_score"),
+            "soba_quality_pass_rate": _number(frame, "soba_quality_pass"),
+            "refused": _number(frame, "blocked") or 0.0,
             "overflows": float(overflows),
-            "blocked_forever": (1.0 if name in stuck else 0.0) if scored else None,
-            "degraded_rate": _fallback_rate(completed, summarizer),
-            "failed_rate": _ratio(
-                sum(1 for x in attempts if x["outcome"] == "failed"), len(attempts)
-            ),
-            "skip_rate": _ratio(
-                sum(1 for x in attempts if x["outcome"] == "skipped"), len(attempts)
-            ),
-            "attempts": float(len(attempts)),
+            "blocked_forever": (1.0 if stuck else 0.0) if scored else None,
+            "degraded_rate": _fallback_rate(completed, record.summarizer_name),
+            "failed_rate": _rate(frame, "failed", "attempts"),
+            "skip_rate": _rate(frame, "skipped", "attempts"),
+            "attempts": _number(frame, "attempts") or 0.0,
         }
     return out
 

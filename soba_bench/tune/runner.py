@@ -23,7 +23,7 @@ from soba_bench.errors import SobaBenchError
 from soba_bench.sweep.app import job_id
 from soba_bench.sweep.job import JobContext, run_job
 from soba_bench.sweep.jobspec import case_data
-from soba_bench.tune.metrics import Estimate, SessionMetrics, corpus_metrics, session_metrics
+from soba_bench.tune.metrics import Estimate, SessionMetrics, corpus_metrics, session_tune_metrics
 from soba_bench.tune.objective import Evaluation, Objective
 
 Params = dict[str, float | int]
@@ -130,7 +130,7 @@ class Evaluator:
                 error=error,
                 seconds=seconds,
             )
-        per_session = session_metrics(folder)
+        per_session = session_tune_metrics(folder)
         metrics = corpus_metrics(
             per_session, resamples=self.resamples, confidence=self.confidence, seed=self.seed
         )

@@ -24,11 +24,11 @@ from soba_bench.tune.space import Param, Space
 log = logging.getLogger("soba_bench.tune.search")
 
 Evaluate = Callable[[int, Params], Trial]
-Strategy = Callable[..., list[Trial]]
-STRATEGIES: Registry[Strategy] = Registry("search strategy")
+Searcher = Callable[..., list[Trial]]
+SEARCHERS: Registry[Searcher] = Registry("search strategy")
 
 
-@STRATEGIES.register("grid")
+@SEARCHERS.register("grid")
 def grid_search(
     space: Space, evaluate: Evaluate, *, trials: int, seed: int = 0, **_: object
 ) -> list[Trial]:
@@ -54,7 +54,7 @@ def _suggest(trial, param: Param) -> float | int:
     return min(param.values, key=lambda v: abs(v - value))
 
 
-@STRATEGIES.register("tpe")
+@SEARCHERS.register("tpe")
 def tpe_search(
     space: Space,
     evaluate: Evaluate,
@@ -100,4 +100,4 @@ def run_search(
             value=trials,
             has_value=True,
         )
-    return STRATEGIES.get(strategy)(space, evaluate, trials=trials, seed=seed, **options)
+    return SEARCHERS.get(strategy)(space, evaluate, trials=trials, seed=seed, **options)

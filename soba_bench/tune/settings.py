@@ -9,7 +9,7 @@ from typing import Any
 
 from soba_bench.errors import InputError
 from soba_bench.tune.objective import Objective, parse_objective
-from soba_bench.tune.search import STRATEGIES
+from soba_bench.tune.search import SEARCHERS
 from soba_bench.tune.space import Space, parse_space
 
 WINDOW_KEYS = ("contextWindow", "maxOutputTokens", "systemPromptTokens", "toolSchemaTokens")
@@ -90,7 +90,7 @@ def parse_settings(cfg: Mapping[str, Any]) -> TuneSettings:
         raise InputError("the window preset sets no contextWindow", field="window.contextWindow")
     search = _section(cfg, "search")
     strategy = search.get("strategy")
-    STRATEGIES.get(strategy)
+    SEARCHERS.get(strategy)
     split = _section(cfg, "split")
     held = split.get("held_out")
     if isinstance(held, bool) or not isinstance(held, int | float) or not 0 <= held < 1:

@@ -120,13 +120,13 @@ def test_a_changed_request_is_a_cache_miss_not_a_model_call(tmp_path, no_server)
 def test_tune_and_the_report_agree_on_the_fallback_rate(tmp_path, no_server):
     from soba_bench.reports import load_runs
     from soba_bench.reports.compare_metrics import metric_frame
-    from soba_bench.tune.metrics import session_metrics
+    from soba_bench.tune.metrics import session_tune_metrics
 
     assert _sweep(tmp_path / "s") == 0
     frame = metric_frame(load_runs(tmp_path / "s")).set_index("job_id")
     rates = {}
     for folder in job_dirs(tmp_path / "s"):
-        (tuned,) = session_metrics(folder).values()
+        (tuned,) = session_tune_metrics(folder).values()
         assert tuned["degraded_rate"] == frame.loc[folder.name, "degraded_rate"]
         rates[folder.name.split("-", 1)[1]] = tuned["degraded_rate"]
     # At 15 s every recorded answer is too late; at 600 s only the unparsable one falls back.

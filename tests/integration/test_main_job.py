@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from soba_bench.compactors import compactor_names
 from soba_bench.reports import load_runs, session_metrics
-from soba_bench.strategies import strategy_names
 from tests.integration.sweeps import cli
 
 SECTIONS = (
@@ -52,7 +52,7 @@ def test_every_strategy_runs_on_every_bundled_corpus(main_job):
     runs = load_runs(root / "strategies")
     # The generic rivals (configs/sweep/strategies.yaml); other agents' policies: sweep=peers.
     generic = {"soba", "observation_masking", "truncation", "none", "hybrid"}
-    assert generic <= set(strategy_names())
+    assert generic <= set(compactor_names())
     assert set(runs.jobs["strategy"]) == generic
     corpora = {s.split("/")[0] for s in runs.sessions["session"]}
     assert {"soba-conformance", "synthetic-small", "swe-agent"} <= corpora

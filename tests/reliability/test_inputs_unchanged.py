@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 
-from soba_bench.strategies import get_strategy
+from soba_bench.compactors import get_compactor
 from soba_bench.sweep import job as job_module
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
@@ -50,14 +50,14 @@ def test_a_job_whose_input_changes_while_it_runs_fails(tmp_path, tiny_corpus, mo
     corpus = tmp_path / "corpus"
     shutil.copytree(tiny_corpus, corpus)
     truth = next(corpus.rglob("*.truth.json"))
-    real = get_strategy("soba")
+    real = get_compactor("soba")
 
     def tampering(session, ctx):  # another process editing the corpus mid-run
         run = real(session, ctx)
         truth.write_bytes(truth.read_bytes() + b" ")
         return run
 
-    monkeypatch.setattr(job_module, "get_strategy", lambda name: tampering)
+    monkeypatch.setattr(job_module, "get_compactor", lambda name: tampering)
     outcome = run_job(job_config(tmp_path, corpus), JobContext(tmp_path / "j", "j", tables=False))
     assert outcome.status == "failed" and outcome.exit_code == 2
     error = outcome.record["error"]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from statistics import fmean
 from typing import Any
 
+from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import MatchConfig
 from soba_bench.scoring.probes.answerers import ANSWERERS, Answer
@@ -25,7 +26,6 @@ from soba_bench.scoring.probes.questions import (
 from soba_bench.scoring.probes.render import Rendered, render_input
 from soba_bench.scoring.timeline import Lifecycle
 from soba_bench.session.entries import Entry
-from soba_bench.summarizers.baselines import BASELINES, BaselineContext
 
 PROBE_VIEW = "probes"
 SOBA = "soba"
@@ -98,9 +98,7 @@ def strategy_inputs(
         if tokens is None:
             tokens = sum(count_item(i) for i in model_input)
         history = [e.item for e in originals[:point] if e.item is not None]
-        out[name] = BASELINES.get(name)(
-            history, BaselineContext(tokens, count_item, keep_observations)
-        )
+        out[name] = VIEWS.get(name)(history, ViewContext(tokens, count_item, keep_observations))
     return out
 
 

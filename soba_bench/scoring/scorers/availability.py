@@ -22,12 +22,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any, ClassVar
 
+from soba_bench.compactors.rival_branch import is_output
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.retention import FILE_KINDS, RETENTION_KINDS, present
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
 from soba_bench.scoring.views import capsule_view
-from soba_bench.strategies.rival_branch import is_output
 
 FILE = "file"
 AVAILABILITY_KINDS = (

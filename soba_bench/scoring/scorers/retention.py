@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, ClassVar
 
+from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.scoring.retention import RETENTION_KINDS, KindScore, present, score_view, summarize
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.views import capsule_view, input_view
-from soba_bench.summarizers.baselines import BASELINES, BaselineContext
 
 
 def _emit(out: SessionScores, base: dict[str, Any], scores: dict[str, KindScore]) -> None:
@@ -83,11 +83,11 @@ class Retention:
                 score_view(truth.facts, lifecycle, soba_input, point),
             )
             history = [e.item for e in ctx.originals[:point] if e.item is not None]
-            budget = BaselineContext(moment.tokens, meter.count_item, config.keep_observations)
+            budget = ViewContext(moment.tokens, meter.count_item, config.keep_observations)
             for name in config.baselines:
                 if name == label:
                     continue
-                items = BASELINES.get(name)(history, budget)
+                items = VIEWS.get(name)(history, budget)
                 # Each comparison strategy is charged what it would send, not SOBA's input.
                 cost = sum(meter.count_item(i) for i in items)
                 view = input_view(items, None, cost, config.match, moment.skills)

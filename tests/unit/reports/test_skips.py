@@ -211,7 +211,7 @@ def test_a_real_run_shows_every_soft_policy_category(runs):
 def test_observation_masking_skips_have_a_category():
     """Masking has skip reasons of its own (nothing left to mask); they must land in a named
     category, not in 'other'. (Truncation and the hybrid skip only for SOBA's ROI reasons.)"""
-    from tests.unit.strategies.helpers import run, small_engine, tool_session
+    from tests.unit.compactors.helpers import run, small_engine, tool_session
 
     # Huge user messages keep the input over the limit once every old output is masked.
     session = tool_session(30, output_chars=2000, user_chars=3000)

@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.compactors.inputs import rival_input
 from soba_bench.corpora.truth import Fact, GroundTruth
 from soba_bench.engine.config import build_engine_config
 from soba_bench.meter import get_meter
@@ -20,8 +22,6 @@ from soba_bench.scoring.session import SCORERS, score_replay
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import build_input
 from soba_bench.session.entries import Entry
-from soba_bench.strategies import StrategyContext, get_strategy
-from soba_bench.strategies.inputs import rival_input
 from tests.unit.corpora.synthetic_helpers import SMALL_WINDOW, generated
 
 ONLY = ScoreConfig(scorers=("availability", "outcomes"))
@@ -219,8 +219,8 @@ def test_the_walk_sends_what_build_input_sends_at_every_request(variant):
 @pytest.mark.parametrize("strategy", ["observation_masking", "truncation", "none"])
 def test_the_walk_sends_what_a_rival_sends(strategy):
     session, _ = generated(900, seed=4)
-    ctx = StrategyContext(build_engine_config(SMALL_WINDOW), ReplayOptions())
-    trace = get_strategy(strategy)(session, ctx).trace
+    ctx = CompactorContext(build_engine_config(SMALL_WINDOW), ReplayOptions())
+    trace = get_compactor(strategy)(session, ctx).trace
     lines = trace.check_lines()
     walk = PointWalk(trace.entries, lines, get_meter("soba"))
     state: dict = {}
@@ -268,10 +268,10 @@ def oracle_points(ctx):
     whole input at each point (what the incremental state must reproduce)."""
     from bisect import bisect_right
 
+    from soba_bench.compactors.rival_branch import is_output
     from soba_bench.scoring.retention import RETENTION_KINDS, present
     from soba_bench.scoring.scorers.availability import kind_of
     from soba_bench.scoring.views import capsule_view
-    from soba_bench.strategies.rival_branch import is_output
 
     walk, lifecycle = ctx.walk, ctx.lifecycle
     facts = [f for f in ctx.truth.facts if f.kind in RETENTION_KINDS]
@@ -316,8 +316,8 @@ def test_the_incremental_state_matches_the_straightforward_count(strategy, varia
     from soba_bench.scoring.scorer import ScoreContext
 
     session, truth = generated(1200, seed=5)
-    ctx = StrategyContext(build_engine_config(SMALL_WINDOW), ReplayOptions(variant=variant))
-    trace = get_strategy(strategy)(session, ctx).trace
+    ctx = CompactorContext(build_engine_config(SMALL_WINDOW), ReplayOptions(variant=variant))
+    trace = get_compactor(strategy)(session, ctx).trace
     config = ScoreConfig(scorers=("availability",), max_points=None)
     scores = score_replay("s", trace.entries, truth, config, trace.check_lines())
     expected = oracle_points(ScoreContext("s", trace.entries, truth, config, trace.check_lines()))

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from soba_bench.reports import frames
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
-from soba_bench.tune.metrics import _request_tokens, corpus_metrics, session_metrics
+from soba_bench.tune.metrics import _request_tokens, corpus_metrics, session_tune_metrics
 
 
 def test_savings_count_every_sent_request_against_its_uncompacted_size():
@@ -63,7 +64,7 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
     assert run_job(config, JobContext(out_dir=folder, job_id="job", tables=False)).status == (
         "complete"
     )
-    per_session = session_metrics(folder)
+    per_session = session_tune_metrics(folder)
     assert sorted(per_session) == [f"synthetic-small/synthetic-s7-00{i}" for i in range(3)]
     for values in per_session.values():
         assert 0 < values["savings"] < 1  # every bundled synthetic session compacts
@@ -71,3 +72,14 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
         assert 0 < values["retention"] <= 1 and values["soba_quality"] is not None
         assert values["refused"] == 0 and values["blocked_forever"] == 0
         assert values["degraded_rate"] == 0.0  # no model, so no fallback capsule
+    # One definition: every number the report's per-session frame also has is read from it.
+    shared = frames.session_metrics(frames.load_runs(folder)).set_index("session")
+    for name, values in per_session.items():
+        row = shared.loc[name]
+        assert values["retention"] == row["recall"]
+        assert values["capsule_retention"] == row["capsule_recall"]
+        assert values["soba_quality"] == row["soba_quality_score"]
+        assert values["soba_quality_pass_rate"] == row["soba_quality_pass"]
+        assert values["attempts"] == row["attempts"] > 0
+        assert values["skip_rate"] == row["skipped"] / row["attempts"]
+        assert values["refused"] == row["blocked"]

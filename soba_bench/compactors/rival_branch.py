@@ -19,7 +19,15 @@ from typing import Any
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
-from soba_bench.summarizers.baselines import mask_output
+
+MASK_TEXT = "[Old tool output omitted]"
+
+
+def mask_output(item: dict[str, Any]) -> dict[str, Any]:
+    """A tool output as masking sends it: the placeholder, no exit code."""
+    item = {**item, "output": MASK_TEXT}
+    item.pop("exit_code", None)
+    return item
 
 
 def is_output(item: dict[str, Any] | None) -> bool:

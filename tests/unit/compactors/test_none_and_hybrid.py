@@ -9,7 +9,7 @@ import pytest
 from soba_bench.engine.config import build_engine_config
 from soba_bench.session import read_session
 from tests.builders import REPO, assistant, chain, function_call, function_output, session_of, user
-from tests.unit.strategies.helpers import METER, moment_inputs, run, small_engine, tool_session
+from tests.unit.compactors.helpers import METER, moment_inputs, run, small_engine, tool_session
 
 RIVALS = ("observation_masking", "truncation", "none", "hybrid")
 

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import PeerCompactor, PeerCut, replay_peer
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import PeerCompactor, PeerCut, replay_peer
-from soba_bench.strategies.rival import RivalManager, int_param, strategy_params
 
 NAME = "claude_code"
 DEFAULTS: dict[str, Any] = {
@@ -46,7 +47,7 @@ class ClaudeCode(PeerCompactor):
     def describe(self) -> str:
         return f"auto-compact threshold {self.threshold:g}"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         window = branch.item_indexes(branch.effective_window_start())
         if not window:
@@ -54,9 +55,9 @@ class ClaudeCode(PeerCompactor):
         return PeerCut(kept_from=len(branch), summarized=window)
 
 
-@STRATEGIES.register(NAME)
-def claude_code(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def claude_code(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     buffer = int_param(NAME, params, "autocompact_buffer_tokens")
     reserve = int_param(NAME, params, "summary_output_reserve_tokens")
     engine = ctx.engine

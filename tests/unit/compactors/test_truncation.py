@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from soba_bench.compactors.rival_branch import RivalBranch
+from soba_bench.compactors.truncation import truncation_cut
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.session import entries as E
-from soba_bench.strategies.rival_branch import RivalBranch
-from soba_bench.strategies.truncation import truncation_cut
 from tests.builders import assistant, chain, function_call, function_output, session_of, user
-from tests.unit.strategies.helpers import METER, moment_inputs, run, small_engine, tokens
+from tests.unit.compactors.helpers import METER, moment_inputs, run, small_engine, tokens
 
 
 def parallel_session(turns: int):

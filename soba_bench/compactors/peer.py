@@ -27,7 +27,7 @@ rule), so a triggered summary is kept whatever it saved.
 The model input after a peer compaction is: the capsule prefix, the pinned items, then the
 tail from the capsule's ``firstKeptEntryId`` (masked outputs masked). Attempt lines carry
 ``pinnedEntryIds`` beside the rival fields, so scoring rebuilds it from a run folder
-(:mod:`soba_bench.strategies.inputs`). When nothing is kept verbatim the capsule's
+(:mod:`soba_bench.compactors.inputs`). When nothing is kept verbatim the capsule's
 ``firstKeptEntryId`` is its own id, so items appended later count (SOBA's ``"root"`` would
 send no tail at all).
 """
@@ -35,16 +35,20 @@ send no tail at all).
 from __future__ import annotations
 
 import json
-import logging
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from soba_bench.compactors import CompactorContext, SessionRun
+from soba_bench.compactors.inputs import PINNED
+from soba_bench.compactors.rival import Edit, RivalReplayer, conclude_edit, replay_rival
+from soba_bench.compactors.rival_branch import RivalBranch
+from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext, Interrupted, reason_message, reason_text
+from soba_bench.engine.compactor import Attempt
 from soba_bench.engine.cutpoint import call_key
-from soba_bench.engine.generator import GenerationAborted
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.engine.policy import AUTO_THRESHOLD, TriggerDecision, TriggerPolicy
 from soba_bench.engine.snapshot import ContextSnapshot
@@ -53,14 +57,7 @@ from soba_bench.errors import ConfigError, HarnessFault
 from soba_bench.jscompat import js_number
 from soba_bench.session import entries as E
 from soba_bench.session.model import Session
-from soba_bench.strategies import SessionRun, StrategyContext
-from soba_bench.strategies.inputs import PINNED
-from soba_bench.strategies.rival import Edit, RivalManager, RivalReplayer, replay_rival
-from soba_bench.strategies.rival_branch import RivalBranch
-from soba_bench.strategies.soba import summarizer_kwargs
 from soba_bench.summarizers import build_summarizer
-
-log = logging.getLogger("soba_bench.strategies.peer")
 
 
 class PeerBranch(RivalBranch):
@@ -192,48 +189,45 @@ class PeerCompactor:
     def on_turn_complete(self, snapshot: ContextSnapshot, branch: PeerBranch) -> TriggerDecision:
         return TriggerDecision(False, None, f"{self.name} has no turn-complete trigger")
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         """The policy's cut on the branch as it is now, or why there is nothing to do."""
         raise NotImplementedError
 
-    def prune(self, manager: RivalManager, plan: CompactionPlan) -> Edit | None:
+    def prune(self, manager: ContextManager, plan: CompactionPlan) -> Edit | None:
         """A masking edit to run before summarizing (None: the policy does not prune)."""
         return None
 
-    def wants_summary(self, manager: RivalManager, plan: CompactionPlan, after: float) -> bool:
+    def wants_summary(self, manager: ContextManager, plan: CompactionPlan, after: float) -> bool:
         """After a prune that left ``after`` effective tokens: whether the summary step
         still runs (always, by default)."""
         return True
 
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome:
+    def compact(self, attempt: Attempt) -> CompactionOutcome:
+        manager, plan = attempt.manager, attempt.plan
         pruned = None
         edit = self.prune(manager, plan)
         if edit is not None:
-            pruned = manager.conclude_edit(plan, ctx, edit, roi=False)
+            pruned = conclude_edit(attempt, edit, roi=False)
             if not self.wants_summary(manager, plan, edit.tokens_after):
                 return pruned
         cut = self.cut(manager, plan)
         if isinstance(cut, str):
             if pruned is not None:
                 return pruned
-            return manager._outcome(plan, O.SKIPPED, ctx, cut, strategy=self.name)
-        return summarize(manager, plan, ctx, cut, self.name)
+            return attempt.outcome(O.SKIPPED, cut, strategy=self.name)
+        return summarize(attempt, cut, self.name)
 
 
-def summarize(
-    manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext, cut: PeerCut, name: str
-) -> CompactionOutcome:
+def summarize(attempt: Attempt, cut: PeerCut, name: str) -> CompactionOutcome:
     """Write the capsule for ``cut`` with the job's summarizer chain and append it (the
-    policy's summary step). No ROI gate: a peer keeps what it triggered."""
-    branch: PeerBranch = manager.branch
+    policy's summary step), through the manager's own generation, fallback and capsule
+    fields. No ROI gate: a peer keeps what it triggered."""
+    manager, plan, ctx = attempt.manager, attempt.plan, attempt.ctx
+    branch: PeerBranch = attempt.branch
     entries = branch.entries
     summarized = [entries[i] for i in cut.summarized if entries[i].item is not None]
     if not summarized:
-        return manager._outcome(
-            plan, O.SKIPPED, ctx, f"{name}: nothing before the kept items to summarize"
-        )
+        return attempt.outcome(O.SKIPPED, f"{name}: nothing before the kept items to summarize")
     tail = [entries[i] for i in branch.item_indexes(cut.kept_from)]
     pinned = [entries[i] for i in cut.pinned]
     first_kept = tail[0].id if tail else "root"
@@ -255,27 +249,14 @@ def summarize(
     )
     kept_tokens = branch.tokens_from(cut.kept_from) + sum(branch.item_tokens(i) for i in cut.pinned)
     if branch.leaf_id != plan.expectedLeafId:
-        return manager._outcome(plan, O.STALE, ctx, "Session leaf changed before summarizing")
-    fallback = False
+        return attempt.outcome(O.STALE, "Session leaf changed before summarizing")
     try:
-        try:
-            result = manager.generator.generate(gen, ctx, branch, plan.required, kept_tokens)
-        except (Interrupted, GenerationAborted):
-            # As in SOBA: a model deadline falls back to the deterministic slot.
-            if not ctx.timed_out or ctx.externally_aborted:
-                raise
-            result = manager.generator.generate_deterministic(
-                gen, ctx, branch, plan.required, kept_tokens
-            )
-            fallback = True
+        # As in SOBA: a model deadline falls back to the deterministic slot.
+        result, fallback = manager.generate(gen, ctx, plan.required, kept_tokens)
     except HarnessFault:
         raise
     except Exception as exc:
-        status = O.CANCELLED if ctx.aborted else O.FAILED
-        text = reason_text(exc.reason) if isinstance(exc, Interrupted) else str(exc)
-        reason = reason_message(ctx.reason) if ctx.aborted else f"{name}: summary failed"
-        log.warning("%s summary failed: %s", name, text)
-        return manager._outcome(plan, status, ctx, reason, error=text)
+        return manager.failure(plan, ctx, exc, f"{name}: summary failed")
     draft, validation = result.draft, result.validation
     common = dict(
         strategy=result.strategy_used,
@@ -295,7 +276,6 @@ def summarize(
         if validation.valid
         else f"; SOBA's validator would reject it ({len(validation.errors)} errors)"
     )
-    checkpoint_id = manager._new_checkpoint_id()
     provenance = dict(draft.provenance)
     fields: dict[str, Any] = {}
     if not tail:
@@ -303,31 +283,15 @@ def summarize(
         capsule_id = branch.new_entry_id()
         fields["id"] = capsule_id
         provenance["firstKeptEntryId"] = capsule_id
-    fields.update(
-        {
-            "checkpointId": checkpoint_id,
-            "trigger": plan.trigger,
-            "strategy": result.strategy_used,
-            "quality": draft.quality,
-            "portableState": draft.portableState,
-            "artifacts": draft.artifacts,
-            "activatedSkills": draft.activatedSkills,
-        }
-    )
-    if draft.nativeContinuation is not None:
-        fields["nativeContinuation"] = draft.nativeContinuation
-    fields["provenance"] = provenance
-    fields["metrics"] = draft.metrics
+    fields.update(manager.capsule_fields(plan, result, provenance))
     capsule = branch.append_capsule(fields)
     branch.pinned = list(cut.pinned)
     manager.meter.invalidate_watermark()
     kept = f"kept {len(pinned)} pinned and {len(tail)} tail items verbatim"
-    return manager._outcome(
-        plan,
+    return attempt.outcome(
         O.COMPLETED,
-        ctx,
         f"{name}: summarized {len(summarized)} items, {kept}{rejected}",
-        checkpointId=checkpoint_id,
+        checkpointId=fields["checkpointId"],
         capsule=capsule,
         **common,
     )
@@ -354,7 +318,7 @@ class PeerReplayer(RivalReplayer):
 
 def replay_peer(
     session: Session,
-    ctx: StrategyContext,
+    ctx: CompactorContext,
     compactor: PeerCompactor,
     name: str,
     params: Mapping[str, Any],

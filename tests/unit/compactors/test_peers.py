@@ -11,17 +11,17 @@ from types import SimpleNamespace
 
 import pytest
 
+from soba_bench.compactors.claude_code import ClaudeCode
+from soba_bench.compactors.codex import Codex
+from soba_bench.compactors.gemini_cli import GeminiCli, split_point
+from soba_bench.compactors.opencode import OpenCode, usable_tokens
+from soba_bench.compactors.openhands import OpenHands
+from soba_bench.compactors.peer import PeerBranch, item_chars
+from soba_bench.compactors.pi import Pi
 from soba_bench.engine.config import build_engine_config
 from soba_bench.errors import ConfigError
-from soba_bench.strategies.claude_code import ClaudeCode
-from soba_bench.strategies.codex import Codex
-from soba_bench.strategies.gemini_cli import GeminiCli, split_point
-from soba_bench.strategies.opencode import OpenCode, usable_tokens
-from soba_bench.strategies.openhands import OpenHands
-from soba_bench.strategies.peer import PeerBranch, item_chars
-from soba_bench.strategies.pi import Pi
 from tests.builders import assistant, chain, function_call, function_output, session_of, user
-from tests.unit.strategies.helpers import METER, moment_inputs, run, tokens
+from tests.unit.compactors.helpers import METER, moment_inputs, run, tokens
 
 
 def text(n: int, tag: str = "") -> str:

@@ -4,15 +4,16 @@ itself swapped out.
 The replay is SOBA's :class:`~soba_bench.replay.simulator.Replayer` unchanged (barriers,
 turns, milestones, ``/compact`` lines) and SOBA's controller unchanged (hard and soft limits,
 the ROI pre-check, one soft attempt per turn, pending intents, events). Only the step where
-the manager would build a capsule runs a :class:`Compactor` instead, through
-:class:`RivalManager`, on a :class:`~soba_bench.strategies.rival_branch.RivalBranch` whose
-model input the compactor edits. An edit is held to SOBA's own rules: a soft attempt whose
+the manager would build a capsule runs the rival's
+:class:`~soba_bench.engine.compactor.Compactor` instead (the manager's public seam), on a
+:class:`~soba_bench.compactors.rival_branch.RivalBranch` whose model input the compactor
+edits. An edit is held to SOBA's own rules: a soft attempt whose
 actual reclaim fails ``minReclaimableTokens``/``minSavingsRatio`` is skipped and changes
 nothing; a barrier still over the hard limit afterwards refuses the request.
 
 Every rival attempt line carries the branch's model-input state after the attempt,
 ``maskedThroughEntryId``, ``droppedThroughEntryId`` and ``inputThroughEntryId`` (see
-:mod:`soba_bench.strategies.inputs`), and the config line names the strategy and its
+:mod:`soba_bench.compactors.inputs`), and the config line names the strategy and its
 parameters (``replayStrategy``, ``strategyParams``), so scoring can rebuild the rival's model
 input from a run folder alone.
 
@@ -24,10 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from soba_bench.compactors import CompactorContext
+from soba_bench.compactors.inputs import DROPPED_THROUGH, INPUT_THROUGH, MASKED_THROUGH
+from soba_bench.compactors.rival_branch import RivalBranch
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.compactor import Attempt, Compactor
 from soba_bench.engine.controller import ContextController
 from soba_bench.engine.events import EventLog
 from soba_bench.engine.facade import Engine
@@ -39,9 +43,6 @@ from soba_bench.replay.provider import USAGE_NONE
 from soba_bench.replay.simulator import Replayer, config_line
 from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session.model import Session
-from soba_bench.strategies import StrategyContext
-from soba_bench.strategies.inputs import DROPPED_THROUGH, INPUT_THROUGH, MASKED_THROUGH
-from soba_bench.strategies.rival_branch import RivalBranch
 
 
 @dataclass(frozen=True)
@@ -76,72 +77,40 @@ class Edit:
             branch.drop_through(self.drop_through)
 
 
-class Compactor(Protocol):
-    """The step that replaces SOBA's capsule generation for one rival strategy."""
-
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome: ...
+def items_tokens_after(plan: CompactionPlan, items: float) -> float:
+    """SOBA's after-estimate: system prompt and tool schemas plus the items sent."""
+    snap = plan.snapshot
+    return snap.systemPromptTokens + snap.toolSchemaTokens + items
 
 
-class RivalManager(ContextManager):
-    """SOBA's context manager with the attempt delegated to a compactor."""
-
-    branch: RivalBranch
-
-    def __init__(self, branch: RivalBranch, config, *, compactor: Compactor, **kwargs) -> None:
-        super().__init__(branch, config, **kwargs)
-        self.compactor = compactor
-
-    def _attempt(self, plan: CompactionPlan, ctx: AttemptContext) -> CompactionOutcome:
-        if ctx.aborted:
-            return self._outcome(plan, O.CANCELLED, ctx, "Compaction cancelled before generation")
-        if len(self.branch) == 0:
-            return self._outcome(plan, O.SKIPPED, ctx, "Empty session — nothing to compact")
-        return self.compactor.attempt(self, plan, ctx)
-
-    def soba_attempt(self, plan: CompactionPlan, ctx: AttemptContext) -> CompactionOutcome:
-        """SOBA's own attempt (a capsule) on the branch as it now is."""
-        return ContextManager._attempt(self, plan, ctx)
-
-    def items_tokens_after(self, plan: CompactionPlan, items: float) -> float:
-        """SOBA's after-estimate: system prompt and tool schemas plus the items sent."""
-        snap = plan.snapshot
-        return snap.systemPromptTokens + snap.toolSchemaTokens + items
-
-    def conclude_edit(
-        self, plan: CompactionPlan, ctx: AttemptContext, edit: Edit, *, roi: bool = True
-    ) -> CompactionOutcome:
-        """Apply ``edit`` unless a soft attempt's actual reclaim fails SOBA's ROI rules."""
-        before = plan.snapshot.effectiveTokens
-        reclaimed = max(0, before - edit.tokens_after)
-        metrics = {
-            "effectiveTokensBefore": before,
-            "estimatedTokensAfter": edit.tokens_after,
-            "reclaimedTokens": reclaimed,
-            "savingsRatio": reclaimed / before if before > 0 else 0,
-            "generationDurationMs": 0,
-        }
-        failure = self._actual_soft_roi_failure(plan, metrics) if roi else None
-        if failure:
-            return self._outcome(
-                plan, O.SKIPPED, ctx, failure, strategy=edit.strategy, metrics=metrics
-            )
-        edit.apply(self.branch)
-        self.meter.invalidate_watermark()  # the recorded usage measured the unedited input
-        return self._outcome(
-            plan,
-            O.COMPLETED,
-            ctx,
-            edit.reason or f"Compaction completed using {edit.strategy} strategy",
-            strategy=edit.strategy,
-            metrics=metrics,
-            capsule=edit,
-        )
+def conclude_edit(attempt: Attempt, edit: Edit, *, roi: bool = True) -> CompactionOutcome:
+    """Apply ``edit`` unless a soft attempt's actual reclaim fails SOBA's ROI rules."""
+    before = attempt.plan.snapshot.effectiveTokens
+    reclaimed = max(0, before - edit.tokens_after)
+    metrics = {
+        "effectiveTokensBefore": before,
+        "estimatedTokensAfter": edit.tokens_after,
+        "reclaimedTokens": reclaimed,
+        "savingsRatio": reclaimed / before if before > 0 else 0,
+        "generationDurationMs": 0,
+    }
+    failure = attempt.roi_failure(metrics) if roi else None
+    if failure:
+        return attempt.outcome(O.SKIPPED, failure, strategy=edit.strategy, metrics=metrics)
+    edit.apply(attempt.branch)
+    attempt.manager.meter.invalidate_watermark()  # the recorded usage measured the unedited input
+    return attempt.outcome(
+        O.COMPLETED,
+        edit.reason or f"Compaction completed using {edit.strategy} strategy",
+        strategy=edit.strategy,
+        metrics=metrics,
+        capsule=edit,
+    )
 
 
 class RivalReplayer(Replayer):
-    """The simulator's walk with a :class:`RivalManager` in place of SOBA's manager."""
+    """The simulator's walk on a :class:`RivalBranch`, its manager running the rival's
+    compactor in place of SOBA's capsule step."""
 
     live: RivalBranch
     branch_type: type[RivalBranch] = RivalBranch  # a subclass may hold more model-input state
@@ -165,7 +134,7 @@ class RivalReplayer(Replayer):
             meter=get_meter(options.meter),
             reserved_ids={e.id for e in session.tree_entries if e.id},
         )
-        manager = RivalManager(
+        manager = ContextManager(
             self.live,
             config,
             compactor=compactor,
@@ -212,7 +181,7 @@ class RivalReplayer(Replayer):
 
 def replay_rival(
     session: Session,
-    ctx: StrategyContext,
+    ctx: CompactorContext,
     compactor: Compactor,
     strategy: str,
     params: Mapping[str, Any],
@@ -247,7 +216,7 @@ def replay_rival(
     return rival.run()
 
 
-def strategy_params(
+def compactor_params(
     strategy: str, given: Mapping[str, Any], defaults: Mapping[str, Any]
 ) -> dict[str, Any]:
     """``given`` over ``defaults``; an unknown key is a config error naming the valid ones."""

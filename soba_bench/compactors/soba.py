@@ -7,9 +7,9 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
 from soba_bench.summarizers import SUMMARIZERS, build_summarizer
 
 # Passed to every summarizer factory that takes them (the sweep config sets them for all
@@ -25,8 +25,8 @@ def summarizer_kwargs(name: str, params: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k not in OPTIONAL_KEYS or takes_any or k in accepted}
 
 
-@STRATEGIES.register("soba")
-def soba(session: Session, ctx: StrategyContext) -> SessionRun:
+@COMPACTORS.register("soba")
+def soba(session: Session, ctx: CompactorContext) -> SessionRun:
     # A fresh summarizer per session: model strategies and clocks may keep per-session state.
     params = summarizer_kwargs(ctx.summarizer, dict(ctx.summarizer_params))
     spec = build_summarizer(ctx.summarizer, **params)

@@ -28,13 +28,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from soba_bench.engine.outcome import CompactionPlan
-from soba_bench.errors import ConfigError
-from soba_bench.session import entries as E
-from soba_bench.session.capsule_text import capsule_text
-from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import (
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import (
     PeerCompactor,
     PeerCut,
     crosses,
@@ -43,7 +38,13 @@ from soba_bench.strategies.peer import (
     ratio_param,
     replay_peer,
 )
-from soba_bench.strategies.rival import RivalManager, strategy_params
+from soba_bench.compactors.rival import compactor_params
+from soba_bench.engine.manager import ContextManager
+from soba_bench.engine.outcome import CompactionPlan
+from soba_bench.errors import ConfigError
+from soba_bench.session import entries as E
+from soba_bench.session.capsule_text import capsule_text
+from soba_bench.session.model import Session
 
 NAME = "gemini_cli"
 DEFAULTS: dict[str, Any] = {"compression_threshold": 0.5, "preserve_fraction": 0.3}
@@ -77,7 +78,7 @@ class GeminiCli(PeerCompactor):
     def describe(self) -> str:
         return f"compression threshold {self.threshold:g}"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         end = len(branch)
         start = branch.effective_window_start()
@@ -104,9 +105,9 @@ class GeminiCli(PeerCompactor):
         return "gemini_cli: no split point before the preserved history"
 
 
-@STRATEGIES.register(NAME)
-def gemini_cli(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def gemini_cli(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     ratio = ratio_param(NAME, params, "compression_threshold")
     preserve = ratio_param(NAME, params, "preserve_fraction")
     if preserve >= 1:

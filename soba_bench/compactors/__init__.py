@@ -1,16 +1,20 @@
-"""Compaction strategies a sweep job runs over each session, keyed by a short stable name
-(the ``strategy`` config group, run records, report columns).
+"""Compactors: the job-level ways of compacting a sweep job runs over each session, keyed by
+a short stable name in one registry, :data:`COMPACTORS`. "Strategy" stays SOBA's word for the
+capsule-writing slot inside the engine (:mod:`soba_bench.engine.strategies`); a compactor is
+the whole policy around it. Users still pick one with the ``strategy`` config group
+(``strategy=truncation``), and run records and report columns keep the ``strategy`` field, so
+existing configs, result folders and notebooks read unchanged.
 
 * ``soba``: SOBA's engine, replayed by the agent-loop simulator, with the job's summarizer
-  writing the capsules (:mod:`soba_bench.strategies.soba`).
+  writing the capsules (:mod:`soba_bench.compactors.soba`).
 * rivals, replayed through the same walk, triggers and limits with the capsule step swapped
-  (:mod:`soba_bench.strategies.rival`): ``observation_masking``, ``truncation``, ``none``
+  (:mod:`soba_bench.compactors.rival`): ``observation_masking``, ``truncation``, ``none``
   and ``hybrid`` (masking, then a SOBA capsule when still over the soft limit).
 * peers, other agents' own compaction policies on the same walk, their summaries written by
-  the job's summarizer slot (:mod:`soba_bench.strategies.peer`): ``codex``,
+  the job's summarizer slot (:mod:`soba_bench.compactors.peer`): ``codex``,
   ``claude_code``, ``openhands``, ``gemini_cli``, ``pi`` and ``opencode``.
 
-A strategy is one module here registering a function ``(session, StrategyContext) ->
+A compactor is one module here registering a function ``(session, CompactorContext) ->
 SessionRun``; its trace must offer what the job writes (entries, barriers, capsules, events,
 summary).
 """
@@ -29,43 +33,43 @@ from soba_bench.session.model import Session
 
 
 @dataclass(frozen=True)
-class StrategyContext:
-    """What a job hands a strategy for every session."""
+class CompactorContext:
+    """What a job hands a compactor for every session."""
 
     engine: EngineConfig
     options: ReplayOptions
     summarizer: str = "deterministic"
     summarizer_params: Mapping[str, Any] = field(default_factory=dict)
-    params: Mapping[str, Any] = field(default_factory=dict)  # the strategy's own parameters
+    params: Mapping[str, Any] = field(default_factory=dict)  # the compactor's own parameters
 
 
 @dataclass
 class SessionRun:
-    """One session under one strategy: the replay trace and what wrote its capsules."""
+    """One session under one compactor: the replay trace and what wrote its capsules."""
 
     trace: ReplayTrace
     summarizer: dict[str, Any] = field(default_factory=dict)  # SummarizerSpec.record()
 
 
-Strategy = Callable[[Session, StrategyContext], SessionRun]
+CompactorRun = Callable[[Session, CompactorContext], SessionRun]
 
-STRATEGIES: Registry[Strategy] = Registry("strategy")
+COMPACTORS: Registry[CompactorRun] = Registry("compactor")
 
 
-def get_strategy(name: str) -> Strategy:
-    """A strategy by name; unknown names fail with the list of valid ones."""
+def get_compactor(name: str) -> CompactorRun:
+    """A compactor by name; unknown names fail with the list of valid ones."""
     _load_builtins()
-    return STRATEGIES.get(name)
+    return COMPACTORS.get(name)
 
 
-def strategy_names() -> list[str]:
+def compactor_names() -> list[str]:
     _load_builtins()
-    return STRATEGIES.names()
+    return COMPACTORS.names()
 
 
 def _load_builtins() -> None:
     # Imported lazily: each module registers itself on import.
-    from soba_bench.strategies import (  # noqa: F401
+    from soba_bench.compactors import (  # noqa: F401
         claude_code,
         codex,
         gemini_cli,
@@ -81,10 +85,10 @@ def _load_builtins() -> None:
 
 
 __all__ = [
-    "STRATEGIES",
+    "COMPACTORS",
+    "CompactorContext",
+    "CompactorRun",
     "SessionRun",
-    "Strategy",
-    "StrategyContext",
-    "get_strategy",
-    "strategy_names",
+    "compactor_names",
+    "get_compactor",
 ]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.compactors.inputs import ReplayedInputs
 from soba_bench.engine.config import EngineConfig, build_engine_config
 from soba_bench.meter import get_meter
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session.model import Session
-from soba_bench.strategies import StrategyContext, get_strategy
-from soba_bench.strategies.inputs import ReplayedInputs
 from tests.builders import assistant, chain, function_call, function_output, session_of, user
 
 METER = get_meter()
@@ -53,8 +53,8 @@ def tool_session(turns: int, output_chars: int, user_chars: int = 40) -> Session
 
 
 def run(name: str, session: Session, engine: EngineConfig, **params: Any) -> ReplayTrace:
-    ctx = StrategyContext(engine=engine, options=ReplayOptions(), params=params)
-    return get_strategy(name)(session, ctx).trace
+    ctx = CompactorContext(engine=engine, options=ReplayOptions(), params=params)
+    return get_compactor(name)(session, ctx).trace
 
 
 def moment_inputs(trace: ReplayTrace) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:

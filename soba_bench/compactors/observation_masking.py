@@ -15,15 +15,29 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.rival import (
+    Edit,
+    compactor_params,
+    conclude_edit,
+    int_param,
+    items_tokens_after,
+    replay_rival,
+)
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.compactor import Attempt
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.rival import Edit, RivalManager, int_param, replay_rival, strategy_params
 
 NAME = "observation_masking"
 DEFAULTS: dict[str, Any] = {"keep_observations": 10}
+
+
+def outputs_to_mask(outputs: list[int], keep: int) -> list[int]:
+    """Masking's rule: every tool output but the newest ``keep`` (positions ascending).
+    Shared by the replayed compactor and its scoring-time view."""
+    return outputs[: max(0, len(outputs) - keep)]
 
 
 class ObservationMasking:
@@ -33,11 +47,11 @@ class ObservationMasking:
         self.keep = keep
         self.name = name
 
-    def plan(self, manager: RivalManager, plan: CompactionPlan) -> Edit | str:
+    def plan(self, manager: ContextManager, plan: CompactionPlan) -> Edit | str:
         """The masking edit for the branch as it is now, or why there is nothing to mask."""
         branch = manager.branch
         outputs = branch.output_indexes
-        count = len(outputs) - self.keep
+        count = len(outputs_to_mask(outputs, self.keep))
         if count <= 0:
             return f"At most {self.keep} tool outputs: nothing to mask"
         through = outputs[count - 1]
@@ -50,7 +64,7 @@ class ObservationMasking:
         items = branch.effective_item_tokens(manager.meter.compatibility_key) - saving
         return Edit(
             strategy=self.name,
-            tokens_after=manager.items_tokens_after(plan, items),
+            tokens_after=items_tokens_after(plan, items),
             source_ids=[branch.entries[i].id for i in new],
             mask=new,
             mask_through=through,
@@ -58,18 +72,16 @@ class ObservationMasking:
             reason=f"Masked {len(new)} tool outputs, kept the newest {self.keep} verbatim",
         )
 
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome:
-        edit = self.plan(manager, plan)
+    def compact(self, attempt: Attempt) -> CompactionOutcome:
+        edit = self.plan(attempt.manager, attempt.plan)
         if isinstance(edit, str):
-            return manager._outcome(plan, O.SKIPPED, ctx, edit, strategy=self.name)
-        return manager.conclude_edit(plan, ctx, edit)
+            return attempt.outcome(O.SKIPPED, edit, strategy=self.name)
+        return conclude_edit(attempt, edit)
 
 
-@STRATEGIES.register(NAME)
-def observation_masking(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def observation_masking(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     keep = int_param(NAME, params, "keep_observations")
     trace = replay_rival(session, ctx, ObservationMasking(keep), NAME, params)
     return SessionRun(trace, {"name": None})  # no capsules, nothing summarizes

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from soba_bench.engine.config import build_engine_config
 from soba_bench.session import entries as E
 from tests.builders import assistant, chain, function_call, function_output, session_of, user
-from tests.unit.strategies.helpers import moment_inputs, run
+from tests.unit.compactors.helpers import moment_inputs, run
 
 ENGINE = build_engine_config(
     {

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from soba_bench.compactors import CompactorContext, compactor_names, get_compactor
+from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine.config import build_engine_config
 from soba_bench.errors import UnknownNameError
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.session import read_session
-from soba_bench.strategies import StrategyContext, get_strategy, strategy_names
-from soba_bench.strategies.soba import summarizer_kwargs
 from soba_bench.summarizers import SUMMARIZERS, SummarizerSpec
 from tests.builders import REPO
 
@@ -20,9 +20,9 @@ from tests.builders import REPO
 def test_registry_names_and_unknown_names():
     names = ["claude_code", "codex", "gemini_cli", "hybrid", "none", "observation_masking"]
     names += ["opencode", "openhands", "pi", "soba", "truncation"]
-    assert strategy_names() == names
+    assert compactor_names() == names
     with pytest.raises(UnknownNameError, match="valid names: " + ", ".join(names)):
-        get_strategy("truncation-replay")
+        get_compactor("truncation-replay")
 
 
 def test_optional_keys_reach_only_factories_that_take_them(monkeypatch):
@@ -41,7 +41,7 @@ def test_soba_strategy_replays_with_the_summarizers_chain():
         REPO / "corpora" / "synthetic-small" / "sessions" / "synthetic-s7-000.jsonl.gz"
     )
     engine = build_engine_config({"compaction": {"keepRecentTokens": 8000}})
-    ctx = StrategyContext(engine=engine, options=ReplayOptions())
-    run = get_strategy("soba")(session, ctx)
+    ctx = CompactorContext(engine=engine, options=ReplayOptions())
+    run = get_compactor("soba")(session, ctx)
     assert run.summarizer["name"] == "deterministic" and run.summarizer["chain"]
     assert run.trace.summary()["attempts"] >= 1 and run.trace.capsules

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.compactors.rival_branch import MASK_TEXT
 from soba_bench.errors import ConfigError
 from soba_bench.replay.rules import ReplayOptions
-from soba_bench.strategies import StrategyContext, get_strategy
-from soba_bench.summarizers.baselines import MASK_TEXT
-from tests.unit.strategies.helpers import (
+from tests.unit.compactors.helpers import (
     moment_inputs,
     outputs,
     run,
@@ -80,12 +80,12 @@ def test_parameters_are_checked():
         ({"keep_observations": -1}, "keep_observations must be an integer >= 0"),
         ({"keep_observations": True}, "must be an integer"),
     ):
-        ctx = StrategyContext(engine=small_engine(), options=ReplayOptions(), params=params)
+        ctx = CompactorContext(engine=small_engine(), options=ReplayOptions(), params=params)
         with pytest.raises(ConfigError, match=message):
-            get_strategy("observation_masking")(session, ctx)
+            get_compactor("observation_masking")(session, ctx)
 
 
 def test_rivals_refuse_provider_usage_modes():
-    ctx = StrategyContext(engine=small_engine(), options=ReplayOptions(usage="recorded"))
+    ctx = CompactorContext(engine=small_engine(), options=ReplayOptions(usage="recorded"))
     with pytest.raises(ConfigError, match=r"replay\.usage must be 'none'"):
-        get_strategy("observation_masking")(tool_session(2, 10), ctx)
+        get_compactor("observation_masking")(tool_session(2, 10), ctx)

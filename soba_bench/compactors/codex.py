@@ -25,17 +25,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from soba_bench.engine.outcome import CompactionPlan
-from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import (
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import (
     PeerCompactor,
     PeerCut,
     is_user_message,
     ratio_param,
     replay_peer,
 )
-from soba_bench.strategies.rival import RivalManager, int_param, strategy_params
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
+from soba_bench.engine.outcome import CompactionPlan
+from soba_bench.session.model import Session
 
 NAME = "codex"
 DEFAULTS: dict[str, Any] = {
@@ -58,7 +59,7 @@ class Codex(PeerCompactor):
     def describe(self) -> str:
         return f"auto-compact limit {self.limit:g}"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         window = branch.item_indexes(branch.effective_window_start())
         previous = branch.pinned if branch.last_capsule_index >= 0 else []
@@ -78,9 +79,9 @@ class Codex(PeerCompactor):
         return PeerCut(kept_from=len(branch), pinned=pinned, summarized=history)
 
 
-@STRATEGIES.register(NAME)
-def codex(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def codex(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     if params["auto_compact_token_limit"] is None:
         ratio = ratio_param(NAME, params, "auto_compact_ratio")
         limit = math.floor(ctx.engine.contextWindow * ratio)

@@ -30,13 +30,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from soba_bench.engine.outcome import CompactionPlan
-from soba_bench.engine.policy import TURN_COMPLETE, TriggerDecision
-from soba_bench.engine.snapshot import ContextSnapshot
-from soba_bench.errors import ConfigError
-from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import (
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import (
     PeerBranch,
     PeerCompactor,
     PeerCut,
@@ -44,8 +39,14 @@ from soba_bench.strategies.peer import (
     is_user_message,
     replay_peer,
 )
-from soba_bench.strategies.rival import Edit, RivalManager, int_param, strategy_params
-from soba_bench.strategies.rival_branch import is_output
+from soba_bench.compactors.rival import Edit, compactor_params, int_param, items_tokens_after
+from soba_bench.compactors.rival_branch import is_output
+from soba_bench.engine.manager import ContextManager
+from soba_bench.engine.outcome import CompactionPlan
+from soba_bench.engine.policy import TURN_COMPLETE, TriggerDecision
+from soba_bench.engine.snapshot import ContextSnapshot
+from soba_bench.errors import ConfigError
+from soba_bench.session.model import Session
 
 NAME = "opencode"
 DEFAULTS: dict[str, Any] = {
@@ -111,7 +112,7 @@ class OpenCode(PeerCompactor):
             True, TURN_COMPLETE, f"opencode: prune {len(indexes)} tool outputs", tokens, 0
         )
 
-    def prune(self, manager: RivalManager, plan: CompactionPlan) -> Edit | None:
+    def prune(self, manager: ContextManager, plan: CompactionPlan) -> Edit | None:
         if plan.trigger != TURN_COMPLETE or self.prune_rule is None:
             return None
         branch = manager.branch
@@ -122,7 +123,7 @@ class OpenCode(PeerCompactor):
         items = branch.effective_item_tokens(manager.meter.compatibility_key) - saving
         return Edit(
             strategy=NAME,
-            tokens_after=manager.items_tokens_after(plan, items),
+            tokens_after=items_tokens_after(plan, items),
             source_ids=[branch.entries[i].id for i in indexes],
             mask=indexes,
             mask_through=indexes[-1],
@@ -130,11 +131,11 @@ class OpenCode(PeerCompactor):
             reason=f"opencode: pruned {len(indexes)} old tool outputs",
         )
 
-    def wants_summary(self, manager: RivalManager, plan: CompactionPlan, after: float) -> bool:
+    def wants_summary(self, manager: ContextManager, plan: CompactionPlan, after: float) -> bool:
         return plan.required or after >= self.usable
 
     # ── summary ─────────────────────────────────────────────────────────────────
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         end = len(branch)
         start = branch.effective_window_start()
@@ -164,9 +165,9 @@ class OpenCode(PeerCompactor):
         return PeerCut(kept_from=keep, summarized=[i for i in window if i < keep])
 
 
-@STRATEGIES.register(NAME)
-def opencode(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def opencode(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     engine = ctx.engine
     cap = int_param(NAME, params, "output_token_max", minimum=1)
     buffer = int_param(NAME, params, "compaction_buffer")

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.engine.snapshot import ContextSnapshot
 from soba_bench.jscompat import js_number
 from soba_bench.session import entries as E
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
-from soba_bench.strategies.rival import RivalManager, int_param, strategy_params
 
 NAME = "pi"
 DEFAULTS: dict[str, Any] = {"reserve_tokens": 16_384, "keep_recent_tokens": 20_000}
@@ -57,7 +58,7 @@ class Pi(PeerCompactor):
             f"- reserve ({js_number(self.threshold)})"
         )
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         end = len(branch)
         start = branch.effective_window_start()
@@ -80,9 +81,9 @@ class Pi(PeerCompactor):
         return PeerCut(kept_from=cut, summarized=summarized)
 
 
-@STRATEGIES.register(NAME)
-def pi(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def pi(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     reserve = int_param(NAME, params, "reserve_tokens")
     keep = int_param(NAME, params, "keep_recent_tokens")
     return replay_peer(session, ctx, Pi(ctx.engine.contextWindow, reserve, keep), NAME, params)

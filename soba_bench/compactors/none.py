@@ -15,24 +15,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.rival import RivalReplayer, compactor_params, replay_rival
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext
+from soba_bench.engine.compactor import Attempt
 from soba_bench.engine.controller import BarrierResult
-from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
+from soba_bench.engine.outcome import CompactionOutcome
 from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.rival import RivalManager, RivalReplayer, replay_rival, strategy_params
 
 NAME = "none"
 DEFAULTS: dict[str, Any] = {}
 
 
 class NoCompaction:
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome:
-        return manager._outcome(plan, O.SKIPPED, ctx, "Strategy none never compacts", strategy=NAME)
+    def compact(self, attempt: Attempt) -> CompactionOutcome:
+        return attempt.outcome(O.SKIPPED, "Strategy none never compacts", strategy=NAME)
 
 
 class NoneReplayer(RivalReplayer):
@@ -68,8 +66,8 @@ class NoneReplayer(RivalReplayer):
         return trace
 
 
-@STRATEGIES.register(NAME)
-def no_compaction(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def no_compaction(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     trace = replay_rival(session, ctx, NoCompaction(), NAME, params, replayer=NoneReplayer)
     return SessionRun(trace, {"name": None})

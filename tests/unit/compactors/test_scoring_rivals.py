@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from soba_bench.compactors.inputs import ReplayedInputs
 from soba_bench.scoring.aggregate import session_table
 from soba_bench.scoring.runner import truth_for
 from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
-from soba_bench.strategies.inputs import ReplayedInputs
 from tests.builders import REPO
-from tests.unit.strategies.helpers import run, small_engine, tool_session
+from tests.unit.compactors.helpers import run, small_engine, tool_session
 
 SESSION = REPO / "corpora" / "synthetic-small" / "sessions" / "synthetic-s7-002.jsonl.gz"
 

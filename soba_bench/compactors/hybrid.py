@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.observation_masking import ObservationMasking
+from soba_bench.compactors.rival import compactor_params, conclude_edit, int_param, replay_rival
+from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine import outcome as O
-from soba_bench.engine.attempt import AttemptContext
-from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
+from soba_bench.engine.compactor import Attempt
+from soba_bench.engine.outcome import CompactionOutcome
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.observation_masking import ObservationMasking
-from soba_bench.strategies.rival import RivalManager, int_param, replay_rival, strategy_params
-from soba_bench.strategies.soba import summarizer_kwargs
 from soba_bench.summarizers import build_summarizer
 
 NAME = "hybrid"
@@ -36,26 +36,22 @@ class Hybrid:
     def __init__(self, keep: int) -> None:
         self.masking = ObservationMasking(keep)
 
-    def attempt(
-        self, manager: RivalManager, plan: CompactionPlan, ctx: AttemptContext
-    ) -> CompactionOutcome:
-        edit = self.masking.plan(manager, plan)
-        soft = manager.policy.soft_limit(plan.snapshot)
+    def compact(self, attempt: Attempt) -> CompactionOutcome:
+        edit = self.masking.plan(attempt.manager, attempt.plan)
+        soft = attempt.manager.policy.soft_limit(attempt.plan.snapshot)
         if not isinstance(edit, str) and edit.tokens_after < soft:
-            masked = manager.conclude_edit(plan, ctx, edit)
+            masked = conclude_edit(attempt, edit)
             if masked.status == O.COMPLETED:
                 return masked
             # Under the soft limit but not worth it alone (SOBA's ROI): the capsule decides.
         if isinstance(edit, str):
-            return manager.soba_attempt(plan, ctx)
-        masked = manager.conclude_edit(plan, ctx, edit, roi=False)
-        capsule = manager.soba_attempt(plan, ctx)
+            return attempt.capsule()
+        masked = conclude_edit(attempt, edit, roi=False)
+        capsule = attempt.capsule()
         if capsule.status == O.COMPLETED:
             return capsule
-        return manager._outcome(
-            plan,
+        return attempt.outcome(
             O.COMPLETED,
-            ctx,
             f"{edit.reason}; capsule {capsule.status}: {capsule.reason}",
             strategy=masked.strategy,
             metrics=masked.metrics,
@@ -63,9 +59,9 @@ class Hybrid:
         )
 
 
-@STRATEGIES.register(NAME)
-def hybrid(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def hybrid(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     keep = int_param(NAME, params, "keep_observations")
     kwargs = summarizer_kwargs(ctx.summarizer, dict(ctx.summarizer_params))
     spec = build_summarizer(ctx.summarizer, **kwargs)

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.compactors.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
+from soba_bench.compactors.rival import compactor_params, int_param
+from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.engine.snapshot import ContextSnapshot
 from soba_bench.errors import ConfigError
 from soba_bench.session.model import Session
-from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
-from soba_bench.strategies.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
-from soba_bench.strategies.rival import RivalManager, int_param, strategy_params
 
 NAME = "openhands"
 DEFAULTS: dict[str, Any] = {"max_size": 120, "keep_first": 4}
@@ -60,7 +61,7 @@ class OpenHands(PeerCompactor):
             return None
         return f"{size} events in the view exceed max_size ({self.max_size})"
 
-    def cut(self, manager: RivalManager, plan: CompactionPlan) -> PeerCut | str:
+    def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
         branch = manager.branch
         end = len(branch)
         start = branch.effective_window_start()
@@ -82,9 +83,9 @@ class OpenHands(PeerCompactor):
         return PeerCut(kept_from=kept_from, pinned=head, summarized=forgotten)
 
 
-@STRATEGIES.register(NAME)
-def openhands(session: Session, ctx: StrategyContext) -> SessionRun:
-    params = strategy_params(NAME, ctx.params, DEFAULTS)
+@COMPACTORS.register(NAME)
+def openhands(session: Session, ctx: CompactorContext) -> SessionRun:
+    params = compactor_params(NAME, ctx.params, DEFAULTS)
     max_size = int_param(NAME, params, "max_size", minimum=1)
     keep_first = int_param(NAME, params, "keep_first")
     if max_size // 2 - keep_first - 1 <= 0:

@@ -9,7 +9,7 @@ completed attempt lines give the model-input state after each compaction:
 
 With a capsule on the branch, the input is SOBA's (capsule prefix + retained tail), with the
 masking applied to the tail; a peer policy's attempt lines add ``pinnedEntryIds``, items kept
-verbatim between the capsule prefix and the tail (:mod:`soba_bench.strategies.peer`).
+verbatim between the capsule prefix and the tail (:mod:`soba_bench.compactors.peer`).
 This module only reads entries: scoring uses it, no replay.
 """
 
@@ -19,15 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from soba_bench.compactors.rival_branch import is_output, mask_output
 from soba_bench.session import entries as E
 from soba_bench.session.capsule_text import capsule_input_items
 from soba_bench.session.entries import Entry
-from soba_bench.strategies.rival_branch import is_output
-from soba_bench.summarizers.baselines import mask_output
 
 COMPLETED = "completed"
 SOBA = "soba"
-# Attempt-line fields of a rival replay (written by soba_bench.strategies.rival).
+# Attempt-line fields of a rival replay (written by soba_bench.compactors.rival).
 MASKED_THROUGH = "maskedThroughEntryId"
 DROPPED_THROUGH = "droppedThroughEntryId"
 INPUT_THROUGH = "inputThroughEntryId"  # the branch's leaf after the attempt
