@@ -8,7 +8,7 @@ because the estimate is a plain per-item sum with no cross-item terms.
 
 from __future__ import annotations
 
-import uuid
+import random
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -57,7 +57,11 @@ class LiveBranch:
         self.checkpoint_ids: set[str] = set()
         self._capsule_prefix_cache: dict[tuple[int, str | None], int] = {}
         self._reserved = set(reserved_ids or ())
-        self._id_factory = id_factory or (lambda: uuid.uuid4().hex[:8])
+        # SOBA draws entry ids at random; any id is faithful, so they are drawn from a
+        # generator seeded by the session id: the same replay writes the same ids every run
+        # (DESIGN: every random draw has an explicit seed), and tables reproduce exactly.
+        self._id_rng = random.Random(f"entry-ids:{session_id}")
+        self._id_factory = id_factory or (lambda: f"{self._id_rng.getrandbits(32):08x}")
         self._clock_iso = clock_iso
         self.listeners: list[Callable[[Entry], None]] = []
         self._skills: dict[Any, dict[str, Any]] = {}
@@ -75,7 +79,7 @@ class LiveBranch:
             candidate = self._id_factory()
             if candidate not in self._index and candidate not in self._reserved:
                 return candidate
-        return uuid.uuid4().hex
+        return f"{self._id_rng.getrandbits(128):032x}"
 
     def append(self, entry: Entry) -> Entry:
         """Append a tree entry as the new leaf (its parentId is taken as given)."""
