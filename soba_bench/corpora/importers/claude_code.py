@@ -35,6 +35,7 @@ from soba_bench.corpora.importers.base import (
 )
 from soba_bench.corpora.importers.builder import SessionBuilder
 from soba_bench.corpora.importers.claude_chain import chain_order, split_sidechains, stream_order
+from soba_bench.corpora.importers.commands import only_missing_paths
 from soba_bench.corpora.importers.facts import ToolUse
 from soba_bench.corpora.importers.source import (
     Where,
@@ -326,6 +327,10 @@ class _Run:
             if self.tool_names.get(call_id) == "Bash":
                 m = _EXIT_CODE.match(output) if isinstance(output, str) else None
                 exit_code = int(m.group(1)) if m else (None if is_error else 0)
+                if not m and isinstance(output, str) and only_missing_paths(output):
+                    # Claude Code reports no error for a `find` whose start folder is
+                    # missing; the output, only "No such file or directory", says it failed.
+                    exit_code, is_error = None, True
             self.b.output(
                 call_id,
                 output,

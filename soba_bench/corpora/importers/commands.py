@@ -438,6 +438,12 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rejected", re.compile(r"\brejected this action due to\b")),
     ("rejected", re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re.MULTILINE)),
     ("error", re.compile(r"^(?:Error|ERROR|FATAL|fatal): ", re.MULTILINE)),
+    # Codex's own tool errors open the output ("write_stdin failed: stdin is closed for this
+    # session"); anchored at its start so a program's output quoting one is no failure.
+    (
+        "tool error",
+        re.compile(r"\A(?:exec_command|write_stdin|apply_patch)(?: verification)? failed: "),
+    ),
 )
 
 
@@ -453,6 +459,18 @@ def output_failure(text: str) -> tuple[str, str] | None:
             line = sample[m.start() : sample.find("\n", m.start()) % (len(sample) + 1)]
             return cause, line.strip()
     return None
+
+
+# `find: 'x': No such file or directory`, `ls: cannot access 'x': No such file or directory`
+_MISSING_PATH = re.compile(r"^[\w.+-]+: .*: No such file or directory$")
+
+
+def only_missing_paths(text: str) -> bool:
+    """Whether an output is nothing but a command's "No such file or directory" errors: the
+    command found nothing to work on, whatever status the tool reported (Claude Code says
+    ``is_error: false`` for a `find` whose start folder is missing)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()] if text else []
+    return bool(lines) and all(_MISSING_PATH.match(line) for line in lines)
 
 
 _NOT_RUN = re.compile(r"^<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")

@@ -193,6 +193,9 @@ CLAUDE = [
      "session_live.html.heex failed: <tool_use_error>File does not exist.", R,
      "line 8; the Glob at 24 finds no such file and the agent moves on. The seven parallel "
      "Reads cancelled with 'Sibling tool call errored' (10-22) never ran: no blockers"),
+    (SUB, "blocker-002", "blocker", "open", "`find " + DOV + "assets/css -name", R,
+     "result line 111: only \"No such file or directory\" though is_error is false (it was "
+     "missed before); the folder never exists, the agent searches assets/ instead (112)"),
 ]  # fmt: skip
 
 CX = "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799"
@@ -237,10 +240,13 @@ CODEX = [
     (CX, "verification-002", "verification", "active", NPM, R, "296, exit 0 at 305, 16 passed"),
     (CX, "verification-003", "verification", "active", "npm run build", R,
      "327, polled six times, exit 0 at 350"),
-    (CX, "blocker-002", "blocker", "resolved", f'`{NPM} -t "Compaction Config"` failed (exit '
+    (CX, "blocker-001", "blocker", "resolved", "`sed -n '1,220p' " + SKILLS, R,
+     "37: write_stdin failed: stdin is closed for this session (Ctrl-C to the sed of line 27; "
+     "missed before); the next poll of that session at 38 gets its output, exit 0 (39)"),
+    (CX, "blocker-003", "blocker", "resolved", f'`{NPM} -t "Compaction Config"` failed (exit '
      "code 1): Tests  1 failed | 15 skipped (16)", R,
      "272: the new test fails first (red); the rerun at 289 passes (295)"),
-    (CX, "blocker-001", "blocker", "open", '`rg -n "compact|compaction|compacting|summar|context"'
+    (CX, "blocker-002", "blocker", "open", '`rg -n "compact|compaction|compacting|summar|context"'
      " node_modules/opencode-ai node_modules/opencode", R,
      "exit 2 at 142: both paths missing; never rerun (the rg runs that exit 1 found no match "
      "and are no blockers)"),
