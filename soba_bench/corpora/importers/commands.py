@@ -444,6 +444,9 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "tool error",
         re.compile(r"\A(?:exec_command|write_stdin|apply_patch)(?: verification)? failed: "),
     ),
+    # OpenHands' editor answers a refused call with "ERROR:" on a line of its own, first
+    # (after the "OBSERVATION:" its chat-completions export puts in front).
+    ("tool error", re.compile(r"\A\s*(?:OBSERVATION:\s*)?ERROR:[ \t]*\n\s*(\S)")),
 )
 
 
@@ -456,7 +459,8 @@ def output_failure(text: str) -> tuple[str, str] | None:
     for cause, pattern in _FAILURE_PATTERNS:
         m = pattern.search(sample)
         if m:
-            line = sample[m.start() : sample.find("\n", m.start()) % (len(sample) + 1)]
+            start = m.start(1) if m.lastindex else m.start()  # a group marks the message
+            line = sample[start : sample.find("\n", start) % (len(sample) + 1)]
             return cause, line.strip()
     return None
 

@@ -211,7 +211,9 @@ class FactCollector:
             run.not_run = True
             return
         if run.use.reads and _DIRECTORY_LISTING.match(text):
-            run.use = replace(run.use, reads=())  # the "file" was a folder: nothing was read
+            # The "file" was a folder: nothing was read, but a failed view of it is fixed.
+            folder = f"read:{run.use.reads[0]}" if len(run.use.reads) == 1 else None
+            run.use = replace(run.use, reads=(), target=run.use.target or folder)
         found = output_failure(text)
         if exit_code is not None:
             no_match = exit_means_no_match(run.command, exit_code) and not found

@@ -1,4 +1,4 @@
-"""Ground truth derived from real logs of six formats, checked by hand.
+"""Ground truth derived from real logs of seven formats, checked by hand.
 
 Each row is one derived fact with the verdict reached by reading the log lines it comes
 from (right / wrong / partly). The set of derived facts is pinned, so a rule change has to be
@@ -11,7 +11,8 @@ Claude Code: the first 348 lines of a real 2.1.39 transcript kept by marot/spott
 OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` and two rows of
 ``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT);
 text-tools and hf: five rows of SWE-bench/SWE-smith-trajectories (MIT) kept as a sample by
-agent-data-protocol (MIT).
+agent-data-protocol (MIT); openai-messages: three rows of SWE-Gym/OpenHands-Sampled-Trajectories
+kept as a sample by the same repository.
 """
 
 from __future__ import annotations
@@ -390,8 +391,70 @@ HF = [
      "test_athena/test_athena.py -v` failed: =", R, "57; 69 passes"),
 ]  # fmt: skip
 
+# SWE-Gym OpenHands runs (gpt-4o) kept as Chat Completions message lists with tool_calls; the
+# index into each row's `messages` is given. Results end in "[Command finished with exit code
+# N]"; the editor's refusals start "ERROR:".
+G = "swe-gym-openhands-sampled-00"
+MYPY, MONAI, MONAI2 = (
+    "/workspace/python__mypy__1.6/",
+    "/workspace/Project-MONAI__MONAI__1.1/",
+    ("/workspace/Project-MONAI__MONAI__1.2/"),
+)
+TASK = "<uploaded_files>\n/workspace/"
+VIEW_DIR = "failed: The `view_range` parameter is not allowed when `path` points to a directory"
+OPENAI = [
+    (f"{G}1", "goal-001", "goal", "active", TASK + "python__mypy__1.6", R,
+     "message 1, the PR (attrs slots and __traceback__)"),
+    (f"{G}1", "modified-001", "file_modified", "active", MYPY + "reproduce_error.py", R,
+     "created 10, never removed"),
+    (f"{G}1", "read-001", "file_read", "active", MYPY + "mypy/plugins/attrs.py", R,
+     "views 19, 25 (the views of the folders at 4 and 8 are listings: no reads)"),
+    (f"{G}1", "read-002", "file_read", "active", MYPY + "mypy/plugins/dataclasses.py", R,
+     "views 19, 25"),
+    (f"{G}1", "modified-002", "file_modified", "active", MYPY + "mypy/plugins/attrs.py", R,
+     "str_replace 30, edited (31)"),
+    (f"{G}1", "modified-003", "file_modified", "active", MYPY + "mypy/plugins/dataclasses.py", R,
+     "str_replace 32, edited (33)"),
+    (f"{G}1", "verification-001", "verification", "resolved", "mypy " + MYPY + "reproduce_error.py",
+     R, "14: exit 1, 2 errors (the bug); 34: exit 0, no issues found"),
+    (f"{G}1", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/python__mypy"
+     "__1.6 " + VIEW_DIR, R, "3; the view without a range at 4 lists the folder"),
+    (f"{G}1", "blocker-002", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy " +
+     VIEW_DIR, R, "7; 8 lists it"),
+    (f"{G}1", "blocker-003", "blocker", "resolved", "`mypy " + MYPY + "reproduce_error.py` failed "
+     "(exit code 1): " + MYPY + "reproduce_error.py:14: error: Trying to assign name", R,
+     "15, the bug reproduced; after the edits mypy passes at 35"),
+    (f"{G}1", "blocker-004", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy/"
+     "plugins/attrs.py failed: Invalid `view_range`: [0, 40]", R, "17; the view at 19 works (20)"),
+    (f"{G}1", "blocker-005", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy/"
+     "plugins/dataclasses.py failed: Invalid `view_range`: [0, 40]", R, "18; 19 works (21)"),
+    (f"{G}2", "goal-001", "goal", "active", TASK + "Project-MONAI__MONAI__1.1", R,
+     "message 1 (SSIMLoss result does not require grad)"),
+    (f"{G}2", "modified-001", "file_modified", "active", MONAI + "reproduce_ssimloss_issue.py", R,
+     "created 6"),
+    (f"{G}2", "read-001", "file_read", "active", MONAI + "monai/losses/ssim_loss.py", R, "view 10"),
+    (f"{G}2", "read-002", "file_read", "active", MONAI + "monai/metrics/regression.py", R,
+     "view 12 (clipped by the tool, still a read)"),
+    (f"{G}2", "modified-002", "file_modified", "active", MONAI + "monai/losses/ssim_loss.py", R,
+     "str_replace 14, edited (15)"),
+    (f"{G}2", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/Project-"
+     "MONAI__MONAI__1.1 " + VIEW_DIR, R, "3; 4 lists the folder"),
+    (f"{G}3", "goal-001", "goal", "active", TASK + "Project-MONAI__MONAI__1.2", R,
+     "message 1 (collate error with a list of tensors)"),
+    (f"{G}3", "read-001", "file_read", "active", MONAI2 + "monai/transforms/utils.py", R, "view 8"),
+    (f"{G}3", "read-002", "file_read", "active", MONAI2 + "monai/data/utils.py", R, "views 8, 11"),
+    (f"{G}3", "modified-001", "file_modified", "active", MONAI2 + "reproduce_error.py", R,
+     "created 13"),
+    (f"{G}3", "modified-002", "file_modified", "active", MONAI2 + "monai/transforms/utils.py", R,
+     "str_replace 17. Not derived (a miss, no row): the run at 15 exits 0 but its script "
+     "prints the caught 'Error occurred: stack expects each tensor...'; 19 prints no error"),
+    (f"{G}3", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/Project-"
+     "MONAI__MONAI__1.2 " + VIEW_DIR, R, "3; 4 lists the folder"),
+]  # fmt: skip
+
 FORMATS = {
     "aider": AIDER,
+    "openai-messages": OPENAI,
     "claude-code": CLAUDE,
     "codex": CODEX,
     "openhands": OPENHANDS,
@@ -540,6 +603,25 @@ def test_codex_nothing_lost(name, n_calls, n_prompts):
     assert all(any(p.strip() in t for t in texts) for p in prompts) and len(prompts) == n_prompts
     loss = session.origin["loss"]
     assert all(not loss.get(f"response_item:{k}", {}).get("skipped") for k in kinds)
+
+
+def test_openai_messages_nothing_lost():
+    """Every user message, every tool_calls entry and every tool result is an entry."""
+    path = REAL / "openai-messages" / "swe-gym-openhands-sampled.jsonl"
+    rows = [json.loads(line) for line in path.open()]
+    sessions = import_source("openai-messages", str(path)).sessions
+    assert len(sessions) == len(rows) == 3
+    for row, session in zip(rows, sessions, strict=True):
+        messages = row["messages"]
+        calls = [c for m in messages for c in m.get("tool_calls") or []]
+        items = _items(session)
+        assert [c["name"] for c in _calls(session)] == [c["function"]["name"] for c in calls]
+        outputs = [i for i in items if i["type"] == "function_call_output"]
+        assert len(outputs) == len([m for m in messages if m["role"] == "tool"])
+        users = [i["content"][0]["text"] for i in items if i.get("role") == "user"]
+        assert users == [m["content"] for m in messages if m["role"] == "user"]
+        for row_loss in session.origin["loss"].values():
+            assert row_loss["skipped"] == {}
 
 
 @pytest.mark.parametrize("fmt", ["text-tools", "hf"])
