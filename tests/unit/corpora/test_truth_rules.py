@@ -154,10 +154,18 @@ def test_output_not_run():
         ("===== 1 failed, 2 passed in 0.1s =====", "test failure"),
         ("Ran 3 tests in 0.001s\n\nFAILED (failures=1)", "test failure"),
         ("write_stdin failed: stdin is closed for this session; rerun", "tool error"),
+        ("OBSERVATION:\nERROR:\nInvalid `view_range`: [0, 40].", "tool error"),
     ],
 )
 def test_output_failure(text, cause):
     assert output_failure(text)[0] == cause
+
+
+def test_output_failure_quotes_the_editor_message_not_its_heading():
+    assert output_failure("OBSERVATION:\nERROR:\nNo replacement.\n") == (
+        "tool error",
+        "No replacement.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -168,6 +176,7 @@ def test_output_failure(text, cause):
         "3 passed in 0.2s",
         "",
         "log line\nwrite_stdin failed: quoted by a program",  # only a tool's own opening
+        "a log\nERROR:\nquoted later",
     ],
 )
 def test_output_without_failure(text):
