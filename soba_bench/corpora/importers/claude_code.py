@@ -131,7 +131,9 @@ class ClaudeCodeImporter(Importer):
     def import_file(self, source: SourceFile, options: ImportOptions) -> list[ImportedSession]:
         issues = IssueLog(options.lenient)
         records = list(iter_jsonl(source, issues))
-        transcript = any(isinstance(r.get("uuid"), str) for _, r in records)
+        # Transcript records link by `parentUuid`; stream-json events carry a `uuid` too
+        # (Claude Code 1.x and later) but never a `parentUuid`.
+        transcript = any("parentUuid" in r for _, r in records)
         main, sides = split_sidechains(records)
         stem = safe_name(Path(source.label).stem)
         out = [_Run(source, options, issues, main, stream=not transcript).build(stem)]
