@@ -493,6 +493,8 @@ _PASS_PATTERNS = (
     re.compile(r"^Success: no issues found", re.MULTILINE),
     re.compile(r"^ok\s+\S+\s+[\d.]+s\s*$", re.MULTILINE),
     re.compile(r"^test result: ok\.", re.MULTILINE),
+    # node --test (TAP): "# pass 6" then "# fail 0"
+    re.compile(r"^# pass [1-9]\d*\n# fail 0$", re.MULTILINE),
 )
 
 
