@@ -452,7 +452,56 @@ OPENAI = [
      "MONAI__MONAI__1.2 " + VIEW_DIR, R, "3; 4 lists the folder"),
 ]  # fmt: skip
 
+# `claude -p --output-format stream-json` events printed by hive-mind's solver logs (the -p
+# prompt is not in the stream: no goal fact); event numbers (1-based lines) are given.
+RV, P4 = "hive-mind-pr-4-revert-session-", "hive-mind-pr-4-session-1"
+T1, T2, T3 = (
+    "/tmp/gh-issue-solver-" + n for n in ("1760502938519/", "1760538943756/", "1761373813994/")
+)
+T4 = "/tmp/gh-issue-solver-1760318094163"
+STREAM = [
+    *[
+        (f"{RV}1", f"read-00{n}", "file_read", "active", T1 + path, R, f"Read, result {line}")
+        for n, path, line in ((1, "package.json", 13), (2, "README.md", 14), (3, "index.js", 15),
+                              (4, ".github/workflows/test.yml", 25))
+    ],
+    (f"{RV}1", "modified-001", "file_modified", "active", T1 + ".github/workflows/publish.yml",
+     R, "Write 38, created (39)"),
+    (f"{RV}1", "modified-002", "file_modified", "active", T1 + "package.json", R, "Edit 43/44"),
+    (f"{RV}1", "verification-001", "verification", "active", "npm test 2>&1 | tee", R,
+     "48: the pipe hides the status but node --test's TAP summary says '# pass 6 / # fail 0' "
+     "(49; it was 'unknown' before the TAP rule)"),
+    (f"{RV}2", "read-001", "file_read", "active", T2 + "package.json", R, "Read 11/13"),
+    (f"{RV}2", "read-002", "file_read", "superseded", T2 + ".github/workflows/test.yml", R,
+     "Read 17/19, removed by the rm at 30 (it was 'active' before deleted reads left the set)"),
+    (f"{RV}2", "read-003", "file_read", "superseded", T2 + ".github/workflows/publish.yml", R,
+     "Read 18/20, removed at 30"),
+    (f"{RV}2", "modified-001", "file_modified", "active", T2 + ".github/workflows/ci-cd.yml", R,
+     "Write 25/26, committed 37"),
+    (f"{RV}2", "read-004", "file_read", "active", "/tmp/pr-diff.txt", R,
+     "54: gh pr diff > /tmp/pr-diff.txt && head -200 /tmp/pr-diff.txt"),
+    (f"{RV}3", "read-001", "file_read", "active", "/tmp/pr-diff.txt", R, "Read 12/13"),
+    (f"{RV}3", "read-002", "file_read", "active", T3 + "README.md", R, "Read 42/43"),
+    (f"{RV}3", "read-003", "file_read", "active", "/tmp/new-pr-diff.txt", R, "Read 59/60"),
+    (f"{RV}3", "blocker-001", "blocker", "resolved", "`gh pr checks 4 --repo link-foundation/"
+     "test-anywhere` failed: Test on", R, "57 is_error: checks still pending; `sleep 30 && gh pr "
+     "checks 4` at 62 succeeds (63; it stayed 'open' before the sleep prefix rule)"),
+    *[
+        (P4, f"read-00{n}", "file_read", "active", f"{T4}/{path}", R, why)
+        for n, path, why in (
+            (1, "README.md", "Read, result 21"),
+            (2, "P_VS_NP_TASK_DESCRIPTION.md", "Read 18; its result is the log line cut at "
+             "2,000 characters, after the excerpt (the full log shows the file's lines)"),
+            (3, "DETAILED_SOLUTION_PLAN.md", "Read 19; result after the excerpt, succeeded"),
+            (4, "TOOLS_AND_METHODOLOGIES.md", "Read 20; result after the excerpt, succeeded"),
+        )
+    ],
+    (P4, "blocker-001", "blocker", "open", f"Read of {T4} failed: EISDIR", R,
+     "the Read of the folder itself (is_error); the agent globs and reads its files instead"),
+]  # fmt: skip
+
 FORMATS = {
+    "claude-code-stream": STREAM,
     "aider": AIDER,
     "openai-messages": OPENAI,
     "claude-code": CLAUDE,
@@ -463,13 +512,15 @@ FORMATS = {
 }
 # hf reads a local JSON-lines export of the dataset with the dataset's own mapping.
 OPTIONS = {"hf": ImportOptions(hf_mapping="SWE-bench/SWE-smith-trajectories")}
+# Fixture folders read by another format's importer.
+IMPORTER = {"claude-code-stream": "claude-code"}
 MIN_RIGHT = 0.9  # lowest share of right facts accepted per format
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
 def imported(request):
     fmt = request.param
-    result = import_source(fmt, str(REAL / fmt), OPTIONS.get(fmt))
+    result = import_source(IMPORTER.get(fmt, fmt), str(REAL / fmt), OPTIONS.get(fmt))
     return fmt, {s.name: s for s in result.sessions}
 
 
@@ -650,9 +701,8 @@ def test_text_tools_nothing_lost(fmt):
 def test_claude_code_stream_json_with_uuids_nothing_lost():
     """A real `claude -p --output-format stream-json` log whose events carry a `uuid` (as
     Claude Code's do since 1.x) is read as a stream, not as a transcript: every tool_use
-    block is a call and every tool_result its output. Only 21 complete events exist (the
-    log that keeps them cut longer lines), too few for the 20-fact table: its 5 derived
-    facts are checked here by hand instead."""
+    block is a call and every tool_result its output (21 complete events: the log that keeps
+    them cut longer lines). Its facts are also rows of the STREAM table."""
     path = REAL / "claude-code-stream" / "hive-mind-pr-4-session-1.jsonl"
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert all(isinstance(r.get("uuid"), str) for r in records)
