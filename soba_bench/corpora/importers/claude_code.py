@@ -35,6 +35,7 @@ from soba_bench.corpora.importers.base import (
 )
 from soba_bench.corpora.importers.builder import SessionBuilder
 from soba_bench.corpora.importers.claude_chain import chain_order, split_sidechains, stream_order
+from soba_bench.corpora.importers.commands import only_missing_paths
 from soba_bench.corpora.importers.facts import ToolUse
 from soba_bench.corpora.importers.source import (
     Where,
@@ -130,7 +131,9 @@ class ClaudeCodeImporter(Importer):
     def import_file(self, source: SourceFile, options: ImportOptions) -> list[ImportedSession]:
         issues = IssueLog(options.lenient)
         records = list(iter_jsonl(source, issues))
-        transcript = any(isinstance(r.get("uuid"), str) for _, r in records)
+        # Transcript records link by `parentUuid`; stream-json events carry a `uuid` too
+        # (Claude Code 1.x and later) but never a `parentUuid`.
+        transcript = any("parentUuid" in r for _, r in records)
         main, sides = split_sidechains(records)
         stem = safe_name(Path(source.label).stem)
         out = [_Run(source, options, issues, main, stream=not transcript).build(stem)]
@@ -326,6 +329,10 @@ class _Run:
             if self.tool_names.get(call_id) == "Bash":
                 m = _EXIT_CODE.match(output) if isinstance(output, str) else None
                 exit_code = int(m.group(1)) if m else (None if is_error else 0)
+                if not m and isinstance(output, str) and only_missing_paths(output):
+                    # Claude Code reports no error for a `find` whose start folder is
+                    # missing; the output, only "No such file or directory", says it failed.
+                    exit_code, is_error = None, True
             self.b.output(
                 call_id,
                 output,

@@ -438,6 +438,15 @@ _FAILURE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rejected", re.compile(r"\brejected this action due to\b")),
     ("rejected", re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re.MULTILINE)),
     ("error", re.compile(r"^(?:Error|ERROR|FATAL|fatal): ", re.MULTILINE)),
+    # Codex's own tool errors open the output ("write_stdin failed: stdin is closed for this
+    # session"); anchored at its start so a program's output quoting one is no failure.
+    (
+        "tool error",
+        re.compile(r"\A(?:exec_command|write_stdin|apply_patch)(?: verification)? failed: "),
+    ),
+    # OpenHands' editor answers a refused call with "ERROR:" on a line of its own, first
+    # (after the "OBSERVATION:" its chat-completions export puts in front).
+    ("tool error", re.compile(r"\A\s*(?:OBSERVATION:\s*)?ERROR:[ \t]*\n\s*(\S)")),
 )
 
 
@@ -450,9 +459,22 @@ def output_failure(text: str) -> tuple[str, str] | None:
     for cause, pattern in _FAILURE_PATTERNS:
         m = pattern.search(sample)
         if m:
-            line = sample[m.start() : sample.find("\n", m.start()) % (len(sample) + 1)]
+            start = m.start(1) if m.lastindex else m.start()  # a group marks the message
+            line = sample[start : sample.find("\n", start) % (len(sample) + 1)]
             return cause, line.strip()
     return None
+
+
+# `find: 'x': No such file or directory`, `ls: cannot access 'x': No such file or directory`
+_MISSING_PATH = re.compile(r"^[\w.+-]+: .*: No such file or directory$")
+
+
+def only_missing_paths(text: str) -> bool:
+    """Whether an output is nothing but a command's "No such file or directory" errors: the
+    command found nothing to work on, whatever status the tool reported (Claude Code says
+    ``is_error: false`` for a `find` whose start folder is missing)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()] if text else []
+    return bool(lines) and all(_MISSING_PATH.match(line) for line in lines)
 
 
 _NOT_RUN = re.compile(r"^<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
@@ -471,6 +493,8 @@ _PASS_PATTERNS = (
     re.compile(r"^Success: no issues found", re.MULTILINE),
     re.compile(r"^ok\s+\S+\s+[\d.]+s\s*$", re.MULTILINE),
     re.compile(r"^test result: ok\.", re.MULTILINE),
+    # node --test (TAP): "# pass 6" then "# fail 0"
+    re.compile(r"^# pass [1-9]\d*\n# fail 0$", re.MULTILINE),
 )
 
 

@@ -83,9 +83,10 @@ class _Run:
 
     @property
     def targets(self) -> tuple[str, ...]:
-        """What a failure of this run is about: the command, else the files it changes."""
+        """What a failure of this run is about: the command (a leading wait such as
+        `sleep 30 &&` does not make it another check), else the files it changes."""
         if self.use.command:
-            return (_SPACES.sub(" ", self.use.command.strip()),)
+            return (_LEADING_SLEEP.sub("", _SPACES.sub(" ", self.use.command.strip())),)
         if self.use.modifies:
             return tuple(f"file:{p}" for p in self.use.modifies)
         if self.use.target:
@@ -103,6 +104,8 @@ def _summary_line(text: str) -> str:
             return line if len(line) <= _MAX_FACT_TEXT else line[: _MAX_FACT_TEXT - 3] + "..."
     return ""
 
+
+_LEADING_SLEEP = re.compile(r"^(?:sleep [\d.]+[smh]? *(?:&&|;) *)+")
 
 # The editor tools of OpenHands and SWE-agent answer a `view` of a folder so.
 _DIRECTORY_LISTING = re.compile(
@@ -211,7 +214,9 @@ class FactCollector:
             run.not_run = True
             return
         if run.use.reads and _DIRECTORY_LISTING.match(text):
-            run.use = replace(run.use, reads=())  # the "file" was a folder: nothing was read
+            # The "file" was a folder: nothing was read, but a failed view of it is fixed.
+            folder = f"read:{run.use.reads[0]}" if len(run.use.reads) == 1 else None
+            run.use = replace(run.use, reads=(), target=run.use.target or folder)
         found = output_failure(text)
         if exit_code is not None:
             no_match = exit_means_no_match(run.command, exit_code) and not found
@@ -270,7 +275,7 @@ class FactCollector:
             if what == "extra":
                 kind, path, entry = value
                 if kind in ("deleted", "reverted"):
-                    order.append(("delete", (path, entry)))
+                    order.append(("delete" if kind == "deleted" else "revert", (path, entry)))
                 elif kind == "dropped":
                     order.append(("drop", (path, entry)))
                 else:
@@ -307,13 +312,18 @@ class FactCollector:
                 if entry not in ids:
                     ids.append(entry)
                 gone.pop((kind, path), None)  # written again after a delete: back in the set
-            elif what in ("delete", "drop"):
-                # A deleted or reverted file leaves the modified set; a file dropped from
-                # the chat (aider's /drop) leaves the read set.
+            elif what in ("delete", "revert", "drop"):
+                # A reverted file (aider's /undo) leaves the modified set, a file dropped from
+                # the chat (aider's /drop) the read set, a deleted file both: what was read
+                # of it is gone with it.
                 path, entry = ev
-                kind = "file_modified" if what == "delete" else "file_read"
+                kinds = {
+                    "delete": ("file_modified", "file_read"),
+                    "revert": ("file_modified",),
+                    "drop": ("file_read",),
+                }[what]
                 for key in files:
-                    if key[0] == kind and _same_path(key[1], path):
+                    if key[0] in kinds and _same_path(key[1], path):
                         gone[key] = (entry, None)
             else:
                 src, dst, entry = ev

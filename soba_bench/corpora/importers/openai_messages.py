@@ -8,11 +8,13 @@ kept), then one ``function_call`` per ``tool_calls`` entry (ids and argument str
 written) or for a legacy ``function_call`` (id ``fn-<index>``); ``tool`` -> the output of
 its ``tool_call_id``; legacy ``function`` -> the output of the latest call of that name.
 A non-standard ``usage.prompt_tokens`` on an assistant message gives a ``model_request``
-record. Message lists record no exit codes; blockers come from SOBA's failure rule.
+record. Message lists record no exit codes, except a tool result that ends in OpenHands'
+``[Command finished with exit code N]``; other blockers come from the failure rules.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,10 @@ from soba_bench.corpora.importers.source import (
     looks_like_jsonl,
 )
 from soba_bench.errors import InputError
+
+# OpenHands conversations kept as Chat Completions messages (SWE-Gym's trajectories) end
+# a command's result with its exit status, the way OpenHands shows it to the model.
+_EXIT_MARKER = re.compile(r"\[Command finished with exit code (-?\d{1,9})\]\s*\Z")
 
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
 
@@ -108,7 +114,9 @@ class MessageConverter:
             else:
                 name = get(message, "name", "string", where, required=True)
                 call_id = self.legacy.get(name, f"fn-{name}")
-            self.b.output(call_id, content, key=key, where=where)
+            marker = _EXIT_MARKER.search(content) if isinstance(content, str) else None
+            exit_code = int(marker.group(1)) if marker else None
+            self.b.output(call_id, content, key=key, where=where, exit_code=exit_code)
             return
         if role not in ROLES:
             raise where.at("role").error(

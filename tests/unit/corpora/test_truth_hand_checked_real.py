@@ -1,4 +1,4 @@
-"""Ground truth derived from real logs of six formats, checked by hand.
+"""Ground truth derived from real logs of seven formats, checked by hand.
 
 Each row is one derived fact with the verdict reached by reading the log lines it comes
 from (right / wrong / partly). The set of derived facts is pinned, so a rule change has to be
@@ -11,7 +11,8 @@ Claude Code: the first 348 lines of a real 2.1.39 transcript kept by marot/spott
 OpenHands: the four recorded trajectories of ``tests/runtime/trajs`` and two rows of
 ``evaluation/benchmarks/multi_swe_bench/examples/output.jsonl`` (MIT);
 text-tools and hf: five rows of SWE-bench/SWE-smith-trajectories (MIT) kept as a sample by
-agent-data-protocol (MIT).
+agent-data-protocol (MIT); openai-messages: three rows of SWE-Gym/OpenHands-Sampled-Trajectories
+kept as a sample by the same repository.
 """
 
 from __future__ import annotations
@@ -193,6 +194,9 @@ CLAUDE = [
      "session_live.html.heex failed: <tool_use_error>File does not exist.", R,
      "line 8; the Glob at 24 finds no such file and the agent moves on. The seven parallel "
      "Reads cancelled with 'Sibling tool call errored' (10-22) never ran: no blockers"),
+    (SUB, "blocker-002", "blocker", "open", "`find " + DOV + "assets/css -name", R,
+     "result line 111: only \"No such file or directory\" though is_error is false (it was "
+     "missed before); the folder never exists, the agent searches assets/ instead (112)"),
 ]  # fmt: skip
 
 CX = "rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799"
@@ -237,10 +241,13 @@ CODEX = [
     (CX, "verification-002", "verification", "active", NPM, R, "296, exit 0 at 305, 16 passed"),
     (CX, "verification-003", "verification", "active", "npm run build", R,
      "327, polled six times, exit 0 at 350"),
-    (CX, "blocker-002", "blocker", "resolved", f'`{NPM} -t "Compaction Config"` failed (exit '
+    (CX, "blocker-001", "blocker", "resolved", "`sed -n '1,220p' " + SKILLS, R,
+     "37: write_stdin failed: stdin is closed for this session (Ctrl-C to the sed of line 27; "
+     "missed before); the next poll of that session at 38 gets its output, exit 0 (39)"),
+    (CX, "blocker-003", "blocker", "resolved", f'`{NPM} -t "Compaction Config"` failed (exit '
      "code 1): Tests  1 failed | 15 skipped (16)", R,
      "272: the new test fails first (red); the rerun at 289 passes (295)"),
-    (CX, "blocker-001", "blocker", "open", '`rg -n "compact|compaction|compacting|summar|context"'
+    (CX, "blocker-002", "blocker", "open", '`rg -n "compact|compaction|compacting|summar|context"'
      " node_modules/opencode-ai node_modules/opencode", R,
      "exit 2 at 142: both paths missing; never rerun (the rg runs that exit 1 found no match "
      "and are no blockers)"),
@@ -384,8 +391,119 @@ HF = [
      "test_athena/test_athena.py -v` failed: =", R, "57; 69 passes"),
 ]  # fmt: skip
 
+# SWE-Gym OpenHands runs (gpt-4o) kept as Chat Completions message lists with tool_calls; the
+# index into each row's `messages` is given. Results end in "[Command finished with exit code
+# N]"; the editor's refusals start "ERROR:".
+G = "swe-gym-openhands-sampled-00"
+MYPY, MONAI, MONAI2 = (
+    "/workspace/python__mypy__1.6/",
+    "/workspace/Project-MONAI__MONAI__1.1/",
+    ("/workspace/Project-MONAI__MONAI__1.2/"),
+)
+TASK = "<uploaded_files>\n/workspace/"
+VIEW_DIR = "failed: The `view_range` parameter is not allowed when `path` points to a directory"
+OPENAI = [
+    (f"{G}1", "goal-001", "goal", "active", TASK + "python__mypy__1.6", R,
+     "message 1, the PR (attrs slots and __traceback__)"),
+    (f"{G}1", "modified-001", "file_modified", "active", MYPY + "reproduce_error.py", R,
+     "created 10, never removed"),
+    (f"{G}1", "read-001", "file_read", "active", MYPY + "mypy/plugins/attrs.py", R,
+     "views 19, 25 (the views of the folders at 4 and 8 are listings: no reads)"),
+    (f"{G}1", "read-002", "file_read", "active", MYPY + "mypy/plugins/dataclasses.py", R,
+     "views 19, 25"),
+    (f"{G}1", "modified-002", "file_modified", "active", MYPY + "mypy/plugins/attrs.py", R,
+     "str_replace 30, edited (31)"),
+    (f"{G}1", "modified-003", "file_modified", "active", MYPY + "mypy/plugins/dataclasses.py", R,
+     "str_replace 32, edited (33)"),
+    (f"{G}1", "verification-001", "verification", "resolved", "mypy " + MYPY + "reproduce_error.py",
+     R, "14: exit 1, 2 errors (the bug); 34: exit 0, no issues found"),
+    (f"{G}1", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/python__mypy"
+     "__1.6 " + VIEW_DIR, R, "3; the view without a range at 4 lists the folder"),
+    (f"{G}1", "blocker-002", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy " +
+     VIEW_DIR, R, "7; 8 lists it"),
+    (f"{G}1", "blocker-003", "blocker", "resolved", "`mypy " + MYPY + "reproduce_error.py` failed "
+     "(exit code 1): " + MYPY + "reproduce_error.py:14: error: Trying to assign name", R,
+     "15, the bug reproduced; after the edits mypy passes at 35"),
+    (f"{G}1", "blocker-004", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy/"
+     "plugins/attrs.py failed: Invalid `view_range`: [0, 40]", R, "17; the view at 19 works (20)"),
+    (f"{G}1", "blocker-005", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy/"
+     "plugins/dataclasses.py failed: Invalid `view_range`: [0, 40]", R, "18; 19 works (21)"),
+    (f"{G}2", "goal-001", "goal", "active", TASK + "Project-MONAI__MONAI__1.1", R,
+     "message 1 (SSIMLoss result does not require grad)"),
+    (f"{G}2", "modified-001", "file_modified", "active", MONAI + "reproduce_ssimloss_issue.py", R,
+     "created 6"),
+    (f"{G}2", "read-001", "file_read", "active", MONAI + "monai/losses/ssim_loss.py", R, "view 10"),
+    (f"{G}2", "read-002", "file_read", "active", MONAI + "monai/metrics/regression.py", R,
+     "view 12 (clipped by the tool, still a read)"),
+    (f"{G}2", "modified-002", "file_modified", "active", MONAI + "monai/losses/ssim_loss.py", R,
+     "str_replace 14, edited (15)"),
+    (f"{G}2", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/Project-"
+     "MONAI__MONAI__1.1 " + VIEW_DIR, R, "3; 4 lists the folder"),
+    (f"{G}3", "goal-001", "goal", "active", TASK + "Project-MONAI__MONAI__1.2", R,
+     "message 1 (collate error with a list of tensors)"),
+    (f"{G}3", "read-001", "file_read", "active", MONAI2 + "monai/transforms/utils.py", R, "view 8"),
+    (f"{G}3", "read-002", "file_read", "active", MONAI2 + "monai/data/utils.py", R, "views 8, 11"),
+    (f"{G}3", "modified-001", "file_modified", "active", MONAI2 + "reproduce_error.py", R,
+     "created 13"),
+    (f"{G}3", "modified-002", "file_modified", "active", MONAI2 + "monai/transforms/utils.py", R,
+     "str_replace 17. Not derived (a miss, no row): the run at 15 exits 0 but its script "
+     "prints the caught 'Error occurred: stack expects each tensor...'; 19 prints no error"),
+    (f"{G}3", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/Project-"
+     "MONAI__MONAI__1.2 " + VIEW_DIR, R, "3; 4 lists the folder"),
+]  # fmt: skip
+
+# `claude -p --output-format stream-json` events printed by hive-mind's solver logs (the -p
+# prompt is not in the stream: no goal fact); event numbers (1-based lines) are given.
+RV, P4 = "hive-mind-pr-4-revert-session-", "hive-mind-pr-4-session-1"
+T1, T2, T3 = (
+    "/tmp/gh-issue-solver-" + n for n in ("1760502938519/", "1760538943756/", "1761373813994/")
+)
+T4 = "/tmp/gh-issue-solver-1760318094163"
+STREAM = [
+    *[
+        (f"{RV}1", f"read-00{n}", "file_read", "active", T1 + path, R, f"Read, result {line}")
+        for n, path, line in ((1, "package.json", 13), (2, "README.md", 14), (3, "index.js", 15),
+                              (4, ".github/workflows/test.yml", 25))
+    ],
+    (f"{RV}1", "modified-001", "file_modified", "active", T1 + ".github/workflows/publish.yml",
+     R, "Write 38, created (39)"),
+    (f"{RV}1", "modified-002", "file_modified", "active", T1 + "package.json", R, "Edit 43/44"),
+    (f"{RV}1", "verification-001", "verification", "active", "npm test 2>&1 | tee", R,
+     "48: the pipe hides the status but node --test's TAP summary says '# pass 6 / # fail 0' "
+     "(49; it was 'unknown' before the TAP rule)"),
+    (f"{RV}2", "read-001", "file_read", "active", T2 + "package.json", R, "Read 11/13"),
+    (f"{RV}2", "read-002", "file_read", "superseded", T2 + ".github/workflows/test.yml", R,
+     "Read 17/19, removed by the rm at 30 (it was 'active' before deleted reads left the set)"),
+    (f"{RV}2", "read-003", "file_read", "superseded", T2 + ".github/workflows/publish.yml", R,
+     "Read 18/20, removed at 30"),
+    (f"{RV}2", "modified-001", "file_modified", "active", T2 + ".github/workflows/ci-cd.yml", R,
+     "Write 25/26, committed 37"),
+    (f"{RV}2", "read-004", "file_read", "active", "/tmp/pr-diff.txt", R,
+     "54: gh pr diff > /tmp/pr-diff.txt && head -200 /tmp/pr-diff.txt"),
+    (f"{RV}3", "read-001", "file_read", "active", "/tmp/pr-diff.txt", R, "Read 12/13"),
+    (f"{RV}3", "read-002", "file_read", "active", T3 + "README.md", R, "Read 42/43"),
+    (f"{RV}3", "read-003", "file_read", "active", "/tmp/new-pr-diff.txt", R, "Read 59/60"),
+    (f"{RV}3", "blocker-001", "blocker", "resolved", "`gh pr checks 4 --repo link-foundation/"
+     "test-anywhere` failed: Test on", R, "57 is_error: checks still pending; `sleep 30 && gh pr "
+     "checks 4` at 62 succeeds (63; it stayed 'open' before the sleep prefix rule)"),
+    *[
+        (P4, f"read-00{n}", "file_read", "active", f"{T4}/{path}", R, why)
+        for n, path, why in (
+            (1, "README.md", "Read, result 21"),
+            (2, "P_VS_NP_TASK_DESCRIPTION.md", "Read 18; its result is the log line cut at "
+             "2,000 characters, after the excerpt (the full log shows the file's lines)"),
+            (3, "DETAILED_SOLUTION_PLAN.md", "Read 19; result after the excerpt, succeeded"),
+            (4, "TOOLS_AND_METHODOLOGIES.md", "Read 20; result after the excerpt, succeeded"),
+        )
+    ],
+    (P4, "blocker-001", "blocker", "open", f"Read of {T4} failed: EISDIR", R,
+     "the Read of the folder itself (is_error); the agent globs and reads its files instead"),
+]  # fmt: skip
+
 FORMATS = {
+    "claude-code-stream": STREAM,
     "aider": AIDER,
+    "openai-messages": OPENAI,
     "claude-code": CLAUDE,
     "codex": CODEX,
     "openhands": OPENHANDS,
@@ -394,13 +512,15 @@ FORMATS = {
 }
 # hf reads a local JSON-lines export of the dataset with the dataset's own mapping.
 OPTIONS = {"hf": ImportOptions(hf_mapping="SWE-bench/SWE-smith-trajectories")}
+# Fixture folders read by another format's importer.
+IMPORTER = {"claude-code-stream": "claude-code"}
 MIN_RIGHT = 0.9  # lowest share of right facts accepted per format
 
 
 @pytest.fixture(scope="module", params=sorted(FORMATS))
 def imported(request):
     fmt = request.param
-    result = import_source(fmt, str(REAL / fmt), OPTIONS.get(fmt))
+    result = import_source(IMPORTER.get(fmt, fmt), str(REAL / fmt), OPTIONS.get(fmt))
     return fmt, {s.name: s for s in result.sessions}
 
 
@@ -536,6 +656,25 @@ def test_codex_nothing_lost(name, n_calls, n_prompts):
     assert all(not loss.get(f"response_item:{k}", {}).get("skipped") for k in kinds)
 
 
+def test_openai_messages_nothing_lost():
+    """Every user message, every tool_calls entry and every tool result is an entry."""
+    path = REAL / "openai-messages" / "swe-gym-openhands-sampled.jsonl"
+    rows = [json.loads(line) for line in path.open()]
+    sessions = import_source("openai-messages", str(path)).sessions
+    assert len(sessions) == len(rows) == 3
+    for row, session in zip(rows, sessions, strict=True):
+        messages = row["messages"]
+        calls = [c for m in messages for c in m.get("tool_calls") or []]
+        items = _items(session)
+        assert [c["name"] for c in _calls(session)] == [c["function"]["name"] for c in calls]
+        outputs = [i for i in items if i["type"] == "function_call_output"]
+        assert len(outputs) == len([m for m in messages if m["role"] == "tool"])
+        users = [i["content"][0]["text"] for i in items if i.get("role") == "user"]
+        assert users == [m["content"] for m in messages if m["role"] == "user"]
+        for row_loss in session.origin["loss"].values():
+            assert row_loss["skipped"] == {}
+
+
 @pytest.mark.parametrize("fmt", ["text-tools", "hf"])
 def test_text_tools_nothing_lost(fmt):
     """Every `<function=...>` block is a call, every OBSERVATION message its output, and the
@@ -557,3 +696,32 @@ def test_text_tools_nothing_lost(fmt):
         assert users == [row["messages"][1]["content"]]  # no answer became a user turn
         for row_loss in session.origin["loss"].values():
             assert row_loss["skipped"] == {}
+
+
+def test_claude_code_stream_json_with_uuids_nothing_lost():
+    """A real `claude -p --output-format stream-json` log whose events carry a `uuid` (as
+    Claude Code's do since 1.x) is read as a stream, not as a transcript: every tool_use
+    block is a call and every tool_result its output (21 complete events: the log that keeps
+    them cut longer lines). Its facts are also rows of the STREAM table."""
+    path = REAL / "claude-code-stream" / "hive-mind-pr-4-session-1.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all(isinstance(r.get("uuid"), str) for r in records)
+    blocks = [b for r in records if r["type"] in ("assistant", "user")
+              for b in r["message"]["content"] if isinstance(b, dict)]  # fmt: skip
+    (session,) = import_source("claude-code", str(path)).sessions
+    assert session.origin["variant"] == "stream-json"
+    uses = [b["name"] for b in blocks if b.get("type") == "tool_use"]
+    assert [c["name"] for c in _calls(session)] == uses and len(uses) == 11
+    outputs = [i for i in _items(session) if i["type"] == "function_call_output"]
+    assert len(outputs) == len([b for b in blocks if b.get("type") == "tool_result"]) == 8
+    work = "/tmp/gh-issue-solver-1760318094163"
+    # Read calls (the last three reads' results are past the excerpt, but the reads ran)
+    # and the Read of the folder itself (EISDIR), never read again: all right.
+    assert [(f.id, f.status, f.text) for f in session.facts] == [
+        ("read-001", "active", f"{work}/README.md"),
+        ("read-002", "active", f"{work}/P_VS_NP_TASK_DESCRIPTION.md"),
+        ("read-003", "active", f"{work}/DETAILED_SOLUTION_PLAN.md"),
+        ("read-004", "active", f"{work}/TOOLS_AND_METHODOLOGIES.md"),
+        ("blocker-001", "open",
+         f"Read of {work} failed: EISDIR: illegal operation on a directory, read"),
+    ]  # fmt: skip

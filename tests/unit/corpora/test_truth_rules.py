@@ -13,6 +13,7 @@ from soba_bench.corpora.importers.commands import (
     exit_means_no_match,
     file_effects,
     file_reads,
+    only_missing_paths,
     output_failure,
     output_not_run,
     split_commands,
@@ -152,10 +153,19 @@ def test_output_not_run():
         ("Wrong flag!", "rejected"),
         ("===== 1 failed, 2 passed in 0.1s =====", "test failure"),
         ("Ran 3 tests in 0.001s\n\nFAILED (failures=1)", "test failure"),
+        ("write_stdin failed: stdin is closed for this session; rerun", "tool error"),
+        ("OBSERVATION:\nERROR:\nInvalid `view_range`: [0, 40].", "tool error"),
     ],
 )
 def test_output_failure(text, cause):
     assert output_failure(text)[0] == cause
+
+
+def test_output_failure_quotes_the_editor_message_not_its_heading():
+    assert output_failure("OBSERVATION:\nERROR:\nNo replacement.\n") == (
+        "tool error",
+        "No replacement.",
+    )
 
 
 @pytest.mark.parametrize(
@@ -165,10 +175,28 @@ def test_output_failure(text, cause):
         "12:    # an error: here is fine",
         "3 passed in 0.2s",
         "",
+        "log line\nwrite_stdin failed: quoted by a program",  # only a tool's own opening
+        "a log\nERROR:\nquoted later",
     ],
 )
 def test_output_without_failure(text):
     assert output_failure(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [
+        ("find: \u2018/w/assets/css\u2019: No such file or directory", True),
+        ("ls: cannot access 'a': No such file or directory\nls: cannot access 'b': No such file "
+         "or directory\n", True),
+        # Some paths were found: the command did work, however loud about the others.
+        ("find: 'x': No such file or directory\n/w/y.css", False),
+        ("", False),
+        ("No such file or directory", False),
+    ],
+)  # fmt: skip
+def test_only_missing_paths(text, missing):
+    assert only_missing_paths(text) is missing
 
 
 def _conversation(*turns):
