@@ -140,7 +140,7 @@ def _empirical(
     seed: int = 0,
 ) -> Empirical:
     if cache is not None:
-        from soba_bench.summarizers.cache import READ_ONLY, ResponseCache
+        from soba_bench.models.cache import READ_ONLY, ResponseCache
 
         store = ResponseCache(cache, READ_ONLY)
         try:

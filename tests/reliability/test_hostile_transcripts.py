@@ -202,8 +202,8 @@ def test_job_ids_are_one_safe_path_component(num, overrides):
 def test_a_lone_surrogate_in_the_transcript_still_reaches_the_model():
     """SOBA sends it as a \\ud800 escape (a UTF-8 server reads U+FFFD); the harness must not
     fail locally and degrade a capsule SOBA would have got from the model."""
-    from soba_bench.summarizers.client import ChatClient, EndpointConfig, build_request
-    from soba_bench.summarizers.invoker import request_key
+    from soba_bench.models.client import ChatClient, EndpointConfig, build_request
+    from soba_bench.models.invoker import request_key
 
     prompts: list[str] = []
     with FaultServer(lambda n: "echo", echo=lambda p: prompts.append(p) or "ok") as srv:
