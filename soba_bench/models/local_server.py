@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import HarnessFault
+from soba_bench.jsonio import atomic_write_bytes
 from soba_bench.models.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, model_path
-from soba_bench.session.jsonl import atomic_write_bytes
 
 log = logging.getLogger("soba_bench.models.local_server")
 

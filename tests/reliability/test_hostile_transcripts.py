@@ -24,8 +24,9 @@ from soba_bench.corpora.synthetic import generate_session
 from soba_bench.corpora.synthetic.config import SyntheticConfig
 from soba_bench.engine.config import build_engine_config
 from soba_bench.errors import InputError
+from soba_bench.jsonio import encode_jsonl
 from soba_bench.replay.simulator import replay_session
-from soba_bench.session.jsonl import encode_jsonl, parse_lines
+from soba_bench.session.jsonl import parse_lines
 from soba_bench.session.model import Session
 from soba_bench.summarizers import build_summarizer
 from soba_bench.sweep.app import job_id
