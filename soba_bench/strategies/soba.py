@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from soba_bench.errors import ConfigError
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session.model import Session
 from soba_bench.strategies import STRATEGIES, SessionRun, StrategyContext
@@ -27,6 +28,12 @@ def summarizer_kwargs(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 @STRATEGIES.register("soba")
 def soba(session: Session, ctx: StrategyContext) -> SessionRun:
+    if ctx.params:  # it takes none: a given one is a typo, never silently ignored
+        first = sorted(ctx.params)[0]
+        raise ConfigError(
+            f"strategy 'soba': unknown parameter(s) {', '.join(sorted(ctx.params))}; valid: "
+            f"(none) (field strategy.params.{first}, value {ctx.params[first]!r})"
+        )
     # A fresh summarizer per session: model strategies and clocks may keep per-session state.
     params = summarizer_kwargs(ctx.summarizer, dict(ctx.summarizer_params))
     spec = build_summarizer(ctx.summarizer, **params)

@@ -122,7 +122,10 @@ def test_model_summarizer_options_are_checked(tmp_path: Path):
 def test_unknown_parameters_list_the_accepted_ones():
     with pytest.raises(ConfigError, match="no parameter temprature; it takes model, base_url"):
         build_summarizer("local", temprature=0.2)
-    assert build_summarizer("deterministic", cache_path="/x").name == "deterministic"
+    # deterministic takes nothing; the sweep's location keys reach only factories that take
+    # them (compactors' summarizer_kwargs), so a direct one is a mistake.
+    with pytest.raises(ConfigError, match="no parameter cache_path; it takes no parameters"):
+        build_summarizer("deterministic", cache_path="/x")
 
 
 def test_local_summarizer_records_the_model_and_starts_nothing_until_needed():
