@@ -107,3 +107,12 @@ def test_engine_config_rejects_an_unknown_key() -> None:
     with pytest.raises(InputError, match="unknown compaction key") as info:
         build_engine_config({"compaction": {"keepRecentToken": 8000}})
     assert "keepRecentTokens" in (info.value.expected or "")
+
+
+def test_a_sweep_job_rejects_a_misspelled_summarizer_parameter_before_it_runs() -> None:
+    from soba_bench.sweep.app import compose_config
+    from soba_bench.sweep.jobspec import JobSpec
+
+    config = compose_config(["+summarizer.params.promt=v2"])
+    with pytest.raises(ConfigError, match="summarizer 'deterministic' has no parameter promt"):
+        JobSpec.from_config(config)
