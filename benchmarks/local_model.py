@@ -34,10 +34,9 @@ from soba_bench.engine.strategies.portable_only import (
     coerce_state,
     extract_json_object,
 )
+from soba_bench.models.local_server import ServerOptions, shared_local_server, stop_local_servers
 from soba_bench.replay.simulator import replay_session
 from soba_bench.summarizers import build_summarizer
-from soba_bench.summarizers.local_server import ServerOptions
-from soba_bench.summarizers.model_backed import shared_local_server, stop_local_servers
 
 CONFIG = {
     "contextWindow": 18_000,

@@ -27,9 +27,9 @@ import math
 from pathlib import Path
 
 from soba_bench.errors import InputError
+from soba_bench.jsonio import atomic_write_bytes
 from soba_bench.reports.compare_metrics import COMPARE_METRICS, DEFAULT_MAX_DROP, DEFAULT_METRICS
 from soba_bench.secrets_scan import scrub_text
-from soba_bench.session.jsonl import atomic_write_bytes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

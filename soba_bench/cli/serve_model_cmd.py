@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from soba_bench.summarizers.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
-from soba_bench.summarizers.local_server import ServerOptions, serve
+from soba_bench.models.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
+from soba_bench.models.local_server import ServerOptions, serve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

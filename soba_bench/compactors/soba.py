@@ -8,6 +8,7 @@ import inspect
 from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
+from soba_bench.errors import ConfigError
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session.model import Session
 from soba_bench.summarizers import SUMMARIZERS, build_summarizer
@@ -27,6 +28,12 @@ def summarizer_kwargs(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 @COMPACTORS.register("soba")
 def soba(session: Session, ctx: CompactorContext) -> SessionRun:
+    if ctx.params:  # it takes none: a given one is a typo, never silently ignored
+        first = sorted(ctx.params)[0]
+        raise ConfigError(
+            f"strategy 'soba': unknown parameter(s) {', '.join(sorted(ctx.params))}; valid: "
+            f"(none) (field strategy.params.{first}, value {ctx.params[first]!r})"
+        )
     # A fresh summarizer per session: model strategies and clocks may keep per-session state.
     params = summarizer_kwargs(ctx.summarizer, dict(ctx.summarizer_params))
     spec = build_summarizer(ctx.summarizer, **params)

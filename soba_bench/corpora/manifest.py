@@ -5,12 +5,12 @@ always be traced to the exact bytes it was computed from."""
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
+from soba_bench.jsonio import decode_text, parse_json, read_bytes
 
 MANIFEST_NAME = "manifest.json"
 SCHEMA_VERSION = 1
@@ -118,24 +118,12 @@ def load_corpus(root: str | Path, *, verify: bool = True) -> Corpus:
     root = Path(root)
     path = root / MANIFEST_NAME if root.is_dir() else root
     root = path.parent
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists():
         raise InputError(
             "corpus manifest not found", path=str(path), expected=f"a folder with {MANIFEST_NAME}"
-        ) from None
-    except OSError as exc:  # permission denied (mode 000), an I/O error
-        raise InputError(
-            f"cannot read corpus manifest: {exc.strerror or exc}", path=str(path)
-        ) from None
-    try:
-        data = json.loads(raw.decode("utf-8"))  # bytes would let lone surrogates through
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"corpus manifest is not valid JSON ({exc})", path=str(path)) from None
-    except RecursionError:
-        raise InputError(
-            "corpus manifest is not valid JSON (nested too deeply)", path=str(path)
-        ) from None
+        )
+    raw = read_bytes(path, "corpus manifest")  # its sha256 goes into the record
+    data = parse_json(decode_text(raw, path), path)
     if not isinstance(data, dict):
         raise InputError("corpus manifest must be a JSON object", path=str(path))
     sessions = []

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
+from soba_bench.jsonio import atomic_write_bytes, read_json_object
 from soba_bench.secrets_scan import scrub_text, scrub_value
-from soba_bench.session.jsonl import atomic_write_bytes
 
 SCHEMA_VERSION = 1
 SUFFIX = ".truth.json"
@@ -246,22 +246,7 @@ def write_truth(truth: GroundTruth, path: str | Path) -> None:
 
 def read_truth(path: str | Path) -> GroundTruth:
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("ground-truth file not found", path=str(p)) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"ground-truth file is not valid JSON ({exc})", path=str(p)) from None
-    except RecursionError:
-        raise InputError(
-            "ground-truth file is not valid JSON (nested too deeply)", path=str(p)
-        ) from None
-    except OSError as exc:  # permission denied, a folder where the file should be
-        raise InputError(
-            f"cannot read ground-truth file: {exc.strerror or exc}", path=str(p)
-        ) from None
-    if not isinstance(data, dict):
-        raise InputError("ground-truth file must be a JSON object", path=str(p))
+    data = read_json_object(p, "ground-truth file")
     return GroundTruth.from_dict(data, source=str(p))
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import ConfigError, InputError
+from soba_bench.jsonio import read_json
 
 BOOL_KEYS = ("auto", "compactOnTurnComplete", "compactOnMilestone")
 NUMBER_KEYS = (
@@ -230,24 +231,7 @@ def build_engine_config(data: dict[str, Any], *, source: str | None = None) -> E
 def read_config_data(path: str | Path) -> dict[str, Any]:
     """The JSON object of a CASE.json config file (not yet validated)."""
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("config file not found", path=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read config file: {exc}", path=str(p)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"config is not valid JSON ({exc.msg})",
-            path=str(p),
-            line=exc.lineno,
-            expected="a JSON object",
-        ) from None
-    except (ValueError, RecursionError) as exc:  # huge integer literal, nesting too deep
-        reason = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
-        raise InputError(
-            f"config is not valid JSON ({reason})", path=str(p), expected="a JSON object"
-        ) from None
+    data = read_json(p, "config file")
     if not isinstance(data, dict):
         raise InputError(
             "config must be a JSON object",

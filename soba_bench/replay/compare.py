@@ -3,10 +3,8 @@ of the reference tool in SOBA's conformance kit). Used by tests and ``soba-bench
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 ATTEMPT_FIELDS = (
@@ -38,13 +36,6 @@ BARRIER_FIELDS = (
     "hardLimit",
     "canProceed",
 )
-
-
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    raw = Path(path).read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    return [json.loads(line) for line in raw.decode("utf-8").splitlines() if line.strip()]
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -8,9 +8,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from soba_bench.jsonio import encode_jsonl
 from soba_bench.replay.trace import ReplayTrace
 from soba_bench.session import entries as E
-from soba_bench.session.jsonl import encode_jsonl
 from soba_bench.session.model import Session
 
 

@@ -220,7 +220,7 @@ class SideMetrics:
         path = Path(folder) / "scores" / "availability.jsonl"
         if not path.is_file():
             return {}
-        from soba_bench.reports.records import read_jsonl
+        from soba_bench.jsonio import read_jsonl
 
         return {str(r.get("session")): str(r.get("pointsDigest")) for r in read_jsonl(path)}
 

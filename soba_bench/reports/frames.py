@@ -17,8 +17,9 @@ from typing import Any
 import pandas as pd
 
 from soba_bench.engine.config import BOOL_KEYS, NUMBER_KEYS, TOP_LEVEL_KEYS
+from soba_bench.jsonio import read_jsonl
 from soba_bench.reports.scores import empty_scores, read_scores
-from soba_bench.runs import FoundRecord, find_records, load_sessions, read_jsonl, read_parquet
+from soba_bench.runs import FoundRecord, find_records, load_sessions, read_parquet
 
 ENGINE_KEYS = (*TOP_LEVEL_KEYS, *BOOL_KEYS, *NUMBER_KEYS)
 # Job settings besides the engine keys that a sweep may vary.

@@ -7,12 +7,12 @@ import logging
 from pathlib import Path
 
 from soba_bench.errors import OutputError
+from soba_bench.jsonio import atomic_write_bytes
 from soba_bench.reports.frames import RunSet, load_runs
 from soba_bench.reports.html import render_html
 from soba_bench.reports.markdown import render_markdown
 from soba_bench.reports.sections import FigureItem, build_sections
 from soba_bench.secrets_scan import scrub_text
-from soba_bench.session.jsonl import atomic_write_bytes
 
 log = logging.getLogger("soba_bench.reports.report")
 

@@ -7,15 +7,16 @@ Rendering lives in ``viewer_html``; nothing here writes files."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.errors import InputError
+from soba_bench.jsonio import read_jsonl
 from soba_bench.meter.soba import estimate_item, item_text
-from soba_bench.runs.files import read_jsonl
+from soba_bench.runs.layout import RunLayout
+from soba_bench.runs.record import ReusedPointer
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
 from soba_bench.scoring.retention import fact_outcomes
 from soba_bench.scoring.runner import truth_for
@@ -25,7 +26,6 @@ from soba_bench.session import entries as E
 from soba_bench.session import read_session
 from soba_bench.session.capsule_text import capsule_text
 from soba_bench.session.entries import Entry
-from soba_bench.sweep.store import RunLayout
 
 # The tail is shown, not read in full: the first and last items, each cut to a preview.
 TAIL_HEAD = 8
@@ -211,19 +211,14 @@ def session_moments(
 
 def _follow_reused(layout: RunLayout) -> Path:
     """The folder a resumed sweep's ``reused.json`` points at (its record is complete)."""
-    try:
-        pointer = json.loads(layout.reused.read_text(encoding="utf-8"))
-        folder = Path(pointer["record"]).parent
-    except (OSError, ValueError, KeyError, TypeError):
-        raise InputError(
-            "unreadable reused.json pointer", path=str(layout.reused), field="record"
-        ) from None
+    pointer = ReusedPointer.load(layout.reused)
+    folder = pointer.record.parent
     if RunLayout(folder).complete_record() is None:
         raise InputError(
             "reused.json points at no complete run record",
             path=str(layout.reused),
             field="record",
-            value=pointer["record"],
+            value=str(pointer.record),
             has_value=True,
         )
     return folder

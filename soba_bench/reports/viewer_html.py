@@ -9,9 +9,9 @@ import re
 from html import escape
 from pathlib import Path
 
+from soba_bench.jsonio import atomic_write_bytes
 from soba_bench.reports.viewer import IN_TAIL, Moment, Pair, RunView, pair_moments
 from soba_bench.scoring.retention import CONTRADICTED, KEPT, MISSED, STALE, SUPERSEDED_DROPPED
-from soba_bench.session.jsonl import atomic_write_bytes
 
 # Outcome -> (label, css class); the order is the order of the fact list on a page.
 OUTCOMES = {

@@ -1,9 +1,10 @@
 """Run folders: their layout, the typed and versioned records in them (``run.json``,
-``sessions.jsonl``, ``reused.json``) and safe readers for their tables. Sits below both the
+``sessions.jsonl``, ``reused.json``) and a safe reader for their Parquet tables (JSON and
+JSONL files are read with :mod:`soba_bench.jsonio`). Sits below both the
 writers (``sweep``) and the readers (``scoring``, ``reports``, ``tune``), so neither imports
 the other for it."""
 
-from soba_bench.runs.files import read_json, read_json_object, read_jsonl, read_parquet
+from soba_bench.runs.files import read_parquet
 from soba_bench.runs.find import FoundRecord, find_records
 from soba_bench.runs.layout import (
     GZIP_LEVEL,
@@ -39,9 +40,6 @@ __all__ = [
     "find_records",
     "load_record",
     "load_sessions",
-    "read_json",
-    "read_json_object",
-    "read_jsonl",
     "read_parquet",
     "write_json",
     "write_jsonl",

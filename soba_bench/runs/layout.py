@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
+from soba_bench.jsonio import atomic_write_bytes, encode_jsonl
 from soba_bench.runs.record import RunRecord, SessionRow, load_record, load_sessions
 from soba_bench.secrets_scan import scrub_value
-from soba_bench.session.jsonl import atomic_write_bytes, encode_jsonl
 
 SCORE_TABLES = ("rows", "summaries", "quality", "findings", "drift", "sessions", "corpus")
 # What a job writes besides run.json; an unfinished job's leftovers are removed before a redo.

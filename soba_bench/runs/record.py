@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from soba_bench.errors import InputError
-from soba_bench.runs.files import read_json_object, read_jsonl
+from soba_bench.jsonio import iter_jsonl, read_json_object
 
 # 2: status complete|failed, error, jobKey, job, caches. Readers accept exactly the versions
 # they know; an older record is named as such (re-run the job), a newer one asks for an
@@ -382,7 +382,7 @@ def load_sessions(path: Path) -> list[SessionRow]:
     replays would be one file)."""
     rows: list[SessionRow] = []
     seen: dict[str, int] = {}
-    for line, data in enumerate(read_jsonl(Path(path), "sessions.jsonl"), 1):
+    for line, data in iter_jsonl(Path(path), "sessions.jsonl"):
         row = SessionRow.parse(data, Path(path), line)
         if row.session in seen:
             raise InputError(

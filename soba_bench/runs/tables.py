@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
-from soba_bench.runs.files import read_jsonl
+from soba_bench.jsonio import read_jsonl
 
 # The field kinds a table schema may name. "label" is a string or an integer (a capsule's
 # generation is 1, 2, ... or "final"); "records" an array of objects.

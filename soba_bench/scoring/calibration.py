@@ -4,7 +4,6 @@ as accuracy and F1 per category. The cases live in tests/data/calibration (see i
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Any
 
 from soba_bench.corpora.truth import FACT_KINDS
 from soba_bench.errors import InputError
+from soba_bench.jsonio import iter_jsonl
 from soba_bench.scoring.context import Context
 from soba_bench.scoring.verdict import LABELS, Claim, Verdict
 
@@ -61,36 +61,29 @@ def load_cases(path: Path) -> list[Case]:
     """Read one JSONL file of cases (schemaVersion 1); a bad line fails naming file, line,
     field and value."""
     cases = []
-    with path.open(encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON: {exc.msg}", path=str(path), line=number) from None
-            _field(path, number, record, "schemaVersion", (SCHEMA_VERSION,))
-            fact = _field(path, number, record, "fact")
-            kind = _field(path, number, fact, "kind", FACT_KINDS)
-            attrs = fact.get("attributes") or {}
-            claim = Claim(
-                kind=kind,
-                text=_field(path, number, fact, "text"),
-                state="stale" if fact.get("status") in STALE_STATUSES else "current",
-                result=attrs.get("finalResult"),
-                path=attrs.get("path"),
-                command=attrs.get("command"),
+    for number, record in iter_jsonl(path, "calibration cases"):
+        _field(path, number, record, "schemaVersion", (SCHEMA_VERSION,))
+        fact = _field(path, number, record, "fact")
+        kind = _field(path, number, fact, "kind", FACT_KINDS)
+        attrs = fact.get("attributes") or {}
+        claim = Claim(
+            kind=kind,
+            text=_field(path, number, fact, "text"),
+            state="stale" if fact.get("status") in STALE_STATUSES else "current",
+            result=attrs.get("finalResult"),
+            path=attrs.get("path"),
+            command=attrs.get("command"),
+        )
+        cases.append(
+            Case(
+                id=_field(path, number, record, "id"),
+                split=str(record.get("split") or path.stem),
+                category=_field(path, number, record, "category", CATEGORIES),
+                claim=claim,
+                context=tuple(_field(path, number, record, "context")),
+                label=_field(path, number, record, "label", LABELS),
             )
-            cases.append(
-                Case(
-                    id=_field(path, number, record, "id"),
-                    split=str(record.get("split") or path.stem),
-                    category=_field(path, number, record, "category", CATEGORIES),
-                    claim=claim,
-                    context=tuple(_field(path, number, record, "context")),
-                    label=_field(path, number, record, "label", LABELS),
-                )
-            )
+        )
     return cases
 
 

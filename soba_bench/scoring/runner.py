@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
-from soba_bench.runs.files import read_jsonl
+from soba_bench.jsonio import read_jsonl
 from soba_bench.runs.layout import RunLayout, write_jsonl
 from soba_bench.scoring.aggregate import (
     availability_summary,

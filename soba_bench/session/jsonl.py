@@ -2,48 +2,24 @@
 
 Strict (the default) raises :class:`InputError` naming file, line, field and value. Lenient
 skips bad lines, counts them and reports them on ``Session.issues``. Reading never touches the
-file on disk; writing is atomic (a temporary file renamed into place).
+file on disk; writing is atomic (a temporary file renamed into place). The file-level part
+(gzip, unreadable files, atomic writes) is :mod:`soba_bench.jsonio`, shared with every other
+JSON file; this module adds SOBA's line rules (JS number semantics, the line schema, ids).
 """
 
 from __future__ import annotations
 
-import contextlib
-import gzip
 import json
 import os
-import re
-import stat
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
-from soba_bench.errors import InputError, OutputError, json_error_text
+from soba_bench.errors import InputError, json_error_text
 from soba_bench.jscompat import js_json_parse
+from soba_bench.jsonio import read_bytes, write_jsonl
 from soba_bench.session import entries as E
 from soba_bench.session import schema
 from soba_bench.session.entries import Entry
 from soba_bench.session.model import LineIssue, Session
-
-GZIP_MAGIC = b"\x1f\x8b"
-
-
-def read_bytes(path: str | os.PathLike) -> bytes:
-    """File content, gunzipped when it is gzip (detected by content, not by name)."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(p)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a session file", path=str(p)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}", path=str(p)) from None
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            return gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"corrupt gzip data: {exc}", path=str(p)) from None
-    return raw
 
 
 def parse_lines(
@@ -167,93 +143,6 @@ def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
             raise err
         issues.append(LineIssue(0, str(err), skipped=False))
     return Session(tuple(entries), path=path_str, issues=tuple(issues))
-
-
-def dumps_line(data: dict) -> str:
-    """One compact JSON line, as SOBA's JSON.stringify writes it."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Lone surrogates cannot be UTF-8; escape them (still JSON-equal).
-        text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
-    return text
-
-
-def _file_mode(target: Path) -> int:
-    """The replaced file's permissions, or what a plain open() would create."""
-    try:
-        return stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-# ".<target name>.<writer pid>-<random>.tmp": the writer's pid in the name lets a later run tell
-# a killed writer's leftover (pid gone) from a file another live process is still writing.
-_TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
-
-
-def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` via a temporary file in the same folder and a rename."""
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        prefix = f".{target.name}.{os.getpid()}-"
-        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=target.parent)
-    except OSError as exc:  # read-only folder, permission denied, a file where a folder goes
-        raise OutputError(str(target), exc.strerror or str(exc)) from None
-    try:
-        os.fchmod(fd, _file_mode(target))  # mkstemp's 0600 would survive the rename
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:  # disk full (ENOSPC), quota, a folder in the way
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputError(str(target), exc.strerror or str(exc)) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # exists, owned by someone else
-        return True
-    return True
-
-
-def remove_stale_temps(folder: str | os.PathLike, *, recursive: bool = False) -> list[Path]:
-    """Delete the temporary files that killed writers left in ``folder`` (their pid is gone);
-    a temporary file of a live process is left alone. Returns what was removed."""
-    root = Path(folder)
-    if not root.is_dir():
-        return []
-    removed = []
-    for path in root.rglob(".*.tmp") if recursive else root.glob(".*.tmp"):
-        found = _TEMP_NAME.match(path.name)
-        if found is None or _alive(int(found["pid"])) or not path.is_file():
-            continue
-        with contextlib.suppress(FileNotFoundError):  # another resumer got there first
-            path.unlink()
-            removed.append(path)
-    return removed
-
-
-def encode_jsonl(objects: Iterable[dict], *, gz: bool = False) -> bytes:
-    payload = "".join(dumps_line(o) + "\n" for o in objects).encode("utf-8")
-    return gzip.compress(payload, mtime=0) if gz else payload
-
-
-def write_jsonl(path: str | os.PathLike, objects: Iterable[dict]) -> None:
-    """Atomically write JSON objects as JSONL; gzip when the name ends in ``.gz``."""
-    atomic_write_bytes(path, encode_jsonl(objects, gz=str(path).endswith(".gz")))
 
 
 def write_session(session: Session | Iterable[Entry], path: str | os.PathLike) -> None:

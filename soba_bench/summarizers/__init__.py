@@ -1,6 +1,7 @@
 """Summarizers stage: what writes the capsule (SOBA's deterministic strategy, model-backed
-strategies with their prompts, clients, caches and latency models) and the comparison
-strategies scored on the same footing as SOBA (no compaction, truncation, observation masking).
+strategies with their prompts; the model client, cache and latency models they use live in
+:mod:`soba_bench.models`) and the comparison strategies scored on the same footing as SOBA
+(no compaction, truncation, observation masking).
 
 One registry, ``SUMMARIZERS``: a name -> a factory returning a :class:`SummarizerSpec`, i.e.
 the engine's strategy chain plus what a run record must say about it (prompt id, clock).

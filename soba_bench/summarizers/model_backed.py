@@ -13,8 +13,6 @@ cache="read-only", clock="real")``. The spec's details name the model, the endpo
 
 from __future__ import annotations
 
-import atexit
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -22,19 +20,16 @@ from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.engine.strategies.portable_only import PortableOnlyStrategy
 from soba_bench.errors import ConfigError
-from soba_bench.summarizers.cache import open_cache
-from soba_bench.summarizers.client import ChatClient, EndpointConfig
-from soba_bench.summarizers.invoker import CachedModelInvoker
-from soba_bench.summarizers.latency import build_latency_model, describe_latency_model
-from soba_bench.summarizers.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
-from soba_bench.summarizers.local_server import LocalServer, ServerOptions
+from soba_bench.models.cache import open_cache
+from soba_bench.models.client import ChatClient, EndpointConfig
+from soba_bench.models.invoker import CachedModelInvoker
+from soba_bench.models.latency import build_latency_model, describe_latency_model
+from soba_bench.models.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
+from soba_bench.models.local_server import LOCAL_ORIGIN, ServerOptions, shared_local_server
 from soba_bench.summarizers.prompts import DEFAULT_PROMPT, load_prompt
 from soba_bench.summarizers.registry import SUMMARIZERS, SummarizerSpec
 
 CLOCKS = ("virtual", "real")
-# The placeholder host of an auto-started local server: its real port changes every run and
-# is not part of the cache key, so records name the model instead of the port.
-LOCAL_ORIGIN = "http://127.0.0.1"
 
 
 def _clock(name: str) -> VirtualClock | RealClock | None:
@@ -143,29 +138,6 @@ def model_summarizer(
         latency=latency,
         extra={},
     )
-
-
-# Local servers started by "local" summarizers, shared per options and stopped at exit.
-_SERVERS: dict[ServerOptions, LocalServer] = {}
-_SERVERS_LOCK = threading.Lock()
-
-
-def shared_local_server(options: ServerOptions) -> LocalServer:
-    with _SERVERS_LOCK:
-        server = _SERVERS.get(options)
-        if server is None:
-            server = _SERVERS[options] = LocalServer(options).start()
-        return server
-
-
-@atexit.register
-def stop_local_servers() -> None:
-    """Stop every server the "local" summarizer started (also for tests)."""
-    with _SERVERS_LOCK:
-        servers = list(_SERVERS.values())
-        _SERVERS.clear()
-    for server in servers:
-        server.stop()
 
 
 @SUMMARIZERS.register("local")

@@ -28,6 +28,7 @@ from soba_bench.engine.serializer import serialize_items
 from soba_bench.engine.strategies.base import GenerationInput
 from soba_bench.errors import InputError, UnknownNameError
 from soba_bench.jscompat import js_json_stringify
+from soba_bench.jsonio import read_json_object
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "configs" / "prompts"
 DEFAULT_PROMPT = "soba-0.6.14"
@@ -219,10 +220,7 @@ def _load_schema(ref: str | None, where: str) -> dict[str, Any]:
     if not ref:
         raise InputError("response_format json_schema needs a '#@ schema: FILE' line", path=where)
     path = Path(where).parent / ref
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read the JSON schema: {exc}", path=str(path)) from None
+    return read_json_object(path, "JSON schema")
 
 
 def available_prompts(directory: Path = PROMPTS_DIR) -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,25 +37,32 @@ SUMMARIZERS: Registry[Callable[..., SummarizerSpec]] = Registry("summarizer")
 
 
 @SUMMARIZERS.register("deterministic")
-def deterministic(**_: Any) -> SummarizerSpec:
-    """SOBA's deterministic strategy only (the conformance harness's chain): no model."""
+def deterministic() -> SummarizerSpec:
+    """SOBA's deterministic strategy only (the conformance harness's chain): no model, no
+    parameters (a parameter given to it is a mistake and fails, naming the summarizer)."""
     return SummarizerSpec("deterministic", [DeterministicStrategy()])
+
+
+def check_summarizer_params(name: str, params: Mapping[str, Any]) -> None:
+    """Fail on a name ``name``'s factory does not take, listing the ones it does (a factory
+    with ``**kwargs`` takes any). Called where a config is validated and again on build."""
+    accepted = inspect.signature(SUMMARIZERS.get(name)).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in accepted):
+        return
+    names = [p.name for p in accepted]
+    unknown = sorted(set(params) - set(names))
+    if unknown:
+        raise ConfigError(
+            f"summarizer {name!r} has no parameter {', '.join(unknown)}; "
+            + (f"it takes {', '.join(names)}" if names else "it takes no parameters")
+        )
 
 
 def build_summarizer(name: str = "deterministic", **params: Any) -> SummarizerSpec:
     """A summarizer by name; unknown names fail with the list of valid ones, unknown
     parameters with the list of the ones that summarizer takes."""
-    factory = SUMMARIZERS.get(name)
-    accepted = inspect.signature(factory).parameters.values()
-    if not any(p.kind is p.VAR_KEYWORD for p in accepted):
-        names = [p.name for p in accepted]
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ConfigError(
-                f"summarizer {name!r} has no parameter {', '.join(unknown)}; "
-                f"it takes {', '.join(names)}"
-            )
-    return factory(**params)
+    check_summarizer_params(name, params)
+    return SUMMARIZERS.get(name)(**params)
 
 
 # The model-backed summarizers ("model", "local") and the planted-defect stand-in ("planted")

@@ -5,7 +5,6 @@ resumed sweep never lists a job twice)."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -15,11 +14,13 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
 from soba_bench.engine.config import TOP_LEVEL_KEYS
-from soba_bench.session.jsonl import remove_stale_temps
+from soba_bench.errors import InputError
+from soba_bench.jsonio import read_json_object, remove_stale_temps
+from soba_bench.runs.layout import RunLayout, write_json
+from soba_bench.runs.record import ReusedPointer
 from soba_bench.sweep import console
 from soba_bench.sweep.jobspec import COMPACTION_KEYS
 from soba_bench.sweep.progress import SweepMonitor, bars_enabled
-from soba_bench.sweep.store import RunLayout, write_json
 from soba_bench.sweep.tables import write_parquet
 
 # Keys whose value would be a credential. Configs name the environment variable instead
@@ -114,13 +115,13 @@ def job_rows(sweep_dir: Path) -> list[dict[str, Any]]:
         if layout.record.is_file():
             path = layout.record
         elif layout.reused.is_file():
-            path = Path(json.loads(layout.reused.read_text(encoding="utf-8"))["record"])
+            path = ReusedPointer.load(layout.reused).record
             status = "reused"
         if path is None:
             continue
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            record = read_json_object(path, "run record (run.json)")
+        except InputError:  # a job still writing or killed: the summary lists finished ones
             continue
         status = status or record.get("status")
         totals = record.get("totals") or {}

@@ -19,6 +19,7 @@ from typing import Any
 
 from soba_bench.compactors import get_compactor
 from soba_bench.errors import OutputError, SobaBenchError
+from soba_bench.jsonio import remove_stale_temps
 from soba_bench.meter import CachedMeter, share_counts
 from soba_bench.replay.output import replayed_session_lines
 from soba_bench.runs.layout import RunLayout, write_json, write_jsonl
@@ -26,7 +27,6 @@ from soba_bench.scoring.portable import sanitize_value
 from soba_bench.scoring.runner import truth_for, write_scores
 from soba_bench.scoring.session import score_replay
 from soba_bench.session import read_session
-from soba_bench.session.jsonl import remove_stale_temps
 from soba_bench.session.model import Session
 from soba_bench.sweep import console
 from soba_bench.sweep.inputs import check_unchanged, hash_inputs

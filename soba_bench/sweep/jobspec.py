@@ -27,7 +27,7 @@ from soba_bench.replay.rules import ReplayOptions
 from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig
-from soba_bench.summarizers import SUMMARIZERS
+from soba_bench.summarizers.registry import check_summarizer_params
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,7 +103,7 @@ class JobSpec:
         strategy = config["strategy"]["name"]
         get_compactor(strategy)
         summ = config["summarizer"]
-        SUMMARIZERS.get(summ["name"])
+        check_summarizer_params(summ["name"], summ.get("params") or {})
         replay = config.get("replay") or {}
         options = ReplayOptions(
             variant=variant,

@@ -19,7 +19,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from soba_bench.session.jsonl import atomic_write_bytes
+from soba_bench.jsonio import atomic_write_bytes
 
 MARKERS = ".progress"
 POLL_SECONDS = 0.25

@@ -10,17 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from soba_bench.errors import InputError
-from soba_bench.runs.files import read_json_object
-
-# The run folder's layout and writers live in soba_bench.runs (below scoring and sweep).
-from soba_bench.runs.layout import (  # noqa: F401  (re-exported for the sweep's callers)
-    GZIP_LEVEL,
-    OUTPUTS,
-    SCORE_TABLES,
-    RunLayout,
-    write_json,
-    write_jsonl,
-)
+from soba_bench.jsonio import read_json_object
+from soba_bench.runs.layout import RunLayout, write_json
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from soba_bench.jsonio import atomic_write_bytes
 from soba_bench.secrets_scan import scrub_value
-from soba_bench.session.jsonl import atomic_write_bytes
 
 
 def _flat(value: Any) -> Any:

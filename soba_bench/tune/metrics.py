@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import InputError
+from soba_bench.jsonio import read_jsonl
 from soba_bench.registry import Registry
-from soba_bench.runs import RunLayout, read_jsonl
+from soba_bench.runs import RunLayout
 from soba_bench.scoring.stats import bootstrap_ci
 
 COMPLETED = "completed"

@@ -21,10 +21,10 @@ from typing import Any
 from soba_bench.corpora.manifest import load_corpus
 from soba_bench.engine.config import DEFAULT_COMPACTION
 from soba_bench.errors import InputError
+from soba_bench.jsonio import atomic_write_bytes
+from soba_bench.runs.layout import write_json
 from soba_bench.secrets_scan import scrub_text
-from soba_bench.session.jsonl import atomic_write_bytes
 from soba_bench.sweep.jobspec import resolve_path
-from soba_bench.sweep.store import write_json
 from soba_bench.sweep.tables import write_parquet
 from soba_bench.tune import recommend, report
 from soba_bench.tune.metrics import TUNE_METRICS

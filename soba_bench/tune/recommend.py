@@ -5,15 +5,15 @@ atomic); :func:`load_recommendation` reads it back (notebooks)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from soba_bench import __version__
 from soba_bench.errors import InputError
+from soba_bench.jsonio import read_json
+from soba_bench.runs.layout import write_json
 from soba_bench.scoring.stats import paired_bootstrap_delta
-from soba_bench.sweep.store import write_json
 from soba_bench.tune.metrics import TUNE_METRICS
 from soba_bench.tune.objective import Objective
 
@@ -215,12 +215,9 @@ def load_recommendation(path: str | Path) -> Recommendation:
     p = Path(path)
     if p.is_dir():
         p = p / NAME
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("recommendation not found", path=str(p), expected=f"a {NAME}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"recommendation is not valid JSON ({exc})", path=str(p)) from None
+    if not p.exists():
+        raise InputError("recommendation not found", path=str(p), expected=f"a {NAME}")
+    data = read_json(p, "recommendation")
     if not isinstance(data, dict) or data.get("kind") != KIND:
         raise InputError("not a soba-bench tune recommendation", path=str(p), field="kind")
     version = data.get("schema_version")

@@ -23,7 +23,7 @@ from typing import Any
 from soba_bench.corpora.manifest import MANIFEST_NAME, Corpus
 from soba_bench.corpora.truth import truth_path
 from soba_bench.errors import InputError
-from soba_bench.sweep.store import write_json
+from soba_bench.runs.layout import write_json
 
 SIDES = ("search", "held_out")
 

@@ -13,12 +13,8 @@ from pathlib import Path
 import pytest
 
 from soba_bench.engine.config import load_engine_config
-from soba_bench.replay.compare import (
-    compare_attempts,
-    compare_barriers,
-    compare_capsules,
-    read_jsonl,
-)
+from soba_bench.jsonio import read_jsonl
+from soba_bench.replay.compare import compare_attempts, compare_barriers, compare_capsules
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session import read_session
 

@@ -24,10 +24,11 @@ from soba_bench.corpora.synthetic import generate_session
 from soba_bench.corpora.synthetic.config import SyntheticConfig
 from soba_bench.engine import outcome as O
 from soba_bench.engine.config import build_engine_config
+from soba_bench.models import local_server
+from soba_bench.models.cache import ResponseCache
+from soba_bench.models.local_server import LocalServer
 from soba_bench.replay.simulator import replay_session
-from soba_bench.summarizers import build_summarizer, model_backed
-from soba_bench.summarizers.cache import ResponseCache
-from soba_bench.summarizers.local_server import LocalServer
+from soba_bench.summarizers import build_summarizer
 from soba_bench.summarizers.prompts import load_prompt
 
 pytestmark = pytest.mark.slow
@@ -79,7 +80,7 @@ def recorded(session, tmp_path_factory):
     spec = build_summarizer("local", cache_path=str(cache), latency=FIXED, **LIVE)
     trace = replay_session(session, config(), chain=spec.chain, clock=spec.clock)
     yield spec, trace, cache
-    model_backed.stop_local_servers()
+    local_server.stop_local_servers()
 
 
 def test_replay_compacts_through_the_local_model(recorded):
@@ -110,7 +111,7 @@ def test_prompt_id_and_model_are_recorded(recorded):
 
 def test_read_only_cache_replays_the_same_capsules_without_a_server(recorded, session):
     _, trace, cache = recorded
-    model_backed.stop_local_servers()
+    local_server.stop_local_servers()
     spec = build_summarizer(
         "local", cache="read-only", cache_path=str(cache), latency=FIXED, **LIVE
     )
@@ -119,7 +120,7 @@ def test_read_only_cache_replays_the_same_capsules_without_a_server(recorded, se
     assert [a["reason"] for a in replay.attempts] == [a["reason"] for a in trace.attempts]
     invoker = spec.chain[0].invoker
     assert invoker.calls == 0 and invoker.hits >= 1
-    assert model_backed._SERVERS == {}  # nothing was started
+    assert local_server._SERVERS == {}  # nothing was started
 
 
 def test_recorded_latency_reproduces_a_timeout_on_the_virtual_clock(recorded, session):

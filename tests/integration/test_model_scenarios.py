@@ -23,7 +23,7 @@ from soba_bench.engine.config import EngineConfig, build_engine_config
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session import Session, read_session
 from soba_bench.summarizers import build_summarizer
-from tests.unit.summarizers.fake_openai import FakeOpenAI, Step
+from tests.unit.models.fake_openai import FakeOpenAI, Step
 
 ROOT = Path(__file__).resolve().parents[2] / "corpora" / "soba-conformance"
 TIMEOUT_MS = 2000

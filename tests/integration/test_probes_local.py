@@ -11,11 +11,11 @@ import json
 import pytest
 
 from soba_bench.corpora.truth import Fact, GroundTruth
+from soba_bench.models import local_server
+from soba_bench.models.cache import ResponseCache
 from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig, score_replay
 from soba_bench.session import read_session
-from soba_bench.summarizers import model_backed
-from soba_bench.summarizers.cache import ResponseCache
 from tests.builders import (
     assistant,
     capsule_line,
@@ -105,7 +105,7 @@ def test_local_answers_and_verdicts_are_cached_and_replay_without_a_server(repla
     try:
         live = scores(replayed, **common)
     finally:
-        model_backed.stop_local_servers()
+        local_server.stop_local_servers()
     moments = {m["generation"] for m in live.probe_moments}
     assert moments == {1, "final"}
     assert len(live.probes) == 6 and {r["answerSource"] for r in live.probes} == {"model"}
@@ -120,7 +120,7 @@ def test_local_answers_and_verdicts_are_cached_and_replay_without_a_server(repla
     assert len(keys) < len(recorded) <= len(keys) + len(judged)
 
     replay = scores(replayed, **{**common, "cache": "read-only"})
-    assert not model_backed._SERVERS  # nothing was started: every answer came from the cache
+    assert not local_server._SERVERS  # nothing was started: every answer came from the cache
     assert {r["answerSource"] for r in replay.probes} == {"cache"}
     assert without_sources(replay.probes) == without_sources(live.probes)
     assert replay.probe_moments == live.probe_moments

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from hypothesis import given, settings
 
+from soba_bench.jsonio import encode_jsonl
 from soba_bench.session import read_session, write_session
-from soba_bench.session.jsonl import encode_jsonl, parse_lines
+from soba_bench.session.jsonl import parse_lines
 from tests.builders import session_of
 from tests.property.strategies import session_lines
 

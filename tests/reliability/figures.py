@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from soba_bench.session.jsonl import atomic_write_bytes
+from soba_bench.jsonio import atomic_write_bytes
 
 ARTIFACT = Path(__file__).resolve().parents[1] / "artifacts" / "reliability.json"
 SCHEMA_VERSION = 1

@@ -12,8 +12,9 @@ import sqlite3
 from pathlib import Path
 
 from soba_bench.meter.count_store import CountStore
-from soba_bench.summarizers.cache import CachedReply, ResponseCache, request_key
-from soba_bench.sweep.store import JobIndex, write_json
+from soba_bench.models.cache import CachedReply, ResponseCache, request_key
+from soba_bench.runs.layout import write_json
+from soba_bench.sweep.store import JobIndex
 from tests.reliability.figures import tally
 
 WORKERS = 6

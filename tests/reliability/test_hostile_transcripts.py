@@ -24,8 +24,9 @@ from soba_bench.corpora.synthetic import generate_session
 from soba_bench.corpora.synthetic.config import SyntheticConfig
 from soba_bench.engine.config import build_engine_config
 from soba_bench.errors import InputError
+from soba_bench.jsonio import encode_jsonl
 from soba_bench.replay.simulator import replay_session
-from soba_bench.session.jsonl import encode_jsonl, parse_lines
+from soba_bench.session.jsonl import parse_lines
 from soba_bench.session.model import Session
 from soba_bench.summarizers import build_summarizer
 from soba_bench.sweep.app import job_id
@@ -202,8 +203,8 @@ def test_job_ids_are_one_safe_path_component(num, overrides):
 def test_a_lone_surrogate_in_the_transcript_still_reaches_the_model():
     """SOBA sends it as a \\ud800 escape (a UTF-8 server reads U+FFFD); the harness must not
     fail locally and degrade a capsule SOBA would have got from the model."""
-    from soba_bench.summarizers.client import ChatClient, EndpointConfig, build_request
-    from soba_bench.summarizers.invoker import request_key
+    from soba_bench.models.client import ChatClient, EndpointConfig, build_request
+    from soba_bench.models.invoker import request_key
 
     prompts: list[str] = []
     with FaultServer(lambda n: "echo", echo=lambda p: prompts.append(p) or "ok") as srv:

@@ -16,7 +16,7 @@ from typing import Any
 
 from soba_bench.corpora.truth import Fact, GroundTruth, RecordedCompaction, scrubbed
 from soba_bench.errors import InputError
-from soba_bench.session.jsonl import read_bytes
+from soba_bench.jsonio import read_bytes
 
 # The fallback timestamp of lines whose source has none (deterministic on purpose).
 EPOCH = "1970-01-01T00:00:00.000Z"

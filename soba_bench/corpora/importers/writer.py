@@ -17,7 +17,7 @@ from soba_bench.corpora.importers.base import (
 from soba_bench.corpora.manifest import MANIFEST_NAME, build_manifest
 from soba_bench.corpora.truth import SUFFIX as TRUTH_SUFFIX
 from soba_bench.corpora.truth import GroundTruth
-from soba_bench.session.jsonl import atomic_write_bytes, encode_jsonl
+from soba_bench.jsonio import atomic_write_bytes, encode_jsonl
 
 OUTPUT_FORMAT = "soba-jsonl"
 LICENCE = "as the source"

@@ -30,7 +30,7 @@ from soba_bench.corpora.synthetic.pieces import Context
 from soba_bench.corpora.synthetic.writer import SessionWriter, start_ms
 from soba_bench.corpora.truth import GroundTruth, truth_path
 from soba_bench.errors import InputError
-from soba_bench.session.jsonl import atomic_write_bytes, encode_jsonl
+from soba_bench.jsonio import atomic_write_bytes, encode_jsonl
 from soba_bench.session.model import Session
 
 GENERATOR_NAME = "synthetic"

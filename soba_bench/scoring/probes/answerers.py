@@ -8,11 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from soba_bench.models.client import ModelCallError
 from soba_bench.registry import Registry
 from soba_bench.scoring.probes.extractive import extractive_answer
 from soba_bench.scoring.probes.questions import Probe
 from soba_bench.scoring.probes.render import Rendered
-from soba_bench.summarizers.client import ModelCallError
 
 if TYPE_CHECKING:
     from soba_bench.scoring.probes.config import ProbeConfig

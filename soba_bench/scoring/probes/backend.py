@@ -11,12 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from soba_bench.errors import ConfigError
-from soba_bench.summarizers.cache import open_cache, request_key
-from soba_bench.summarizers.client import ChatClient, EndpointConfig, build_request
-from soba_bench.summarizers.invoker import CachedModelInvoker
-from soba_bench.summarizers.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
-from soba_bench.summarizers.local_server import ServerOptions
-from soba_bench.summarizers.model_backed import LOCAL_ORIGIN, shared_local_server
+from soba_bench.models.cache import open_cache, request_key
+from soba_bench.models.client import ChatClient, EndpointConfig, build_request
+from soba_bench.models.invoker import CachedModelInvoker
+from soba_bench.models.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS
+from soba_bench.models.local_server import LOCAL_ORIGIN, ServerOptions, shared_local_server
 
 from .config import ProbeConfig
 

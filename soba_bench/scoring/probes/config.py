@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from soba_bench.errors import InputError
-from soba_bench.summarizers.cache import normalize_mode
+from soba_bench.models.cache import normalize_mode
 
 # Input budgets (tokens) when none is set: a small local model has a small context and reads
 # ~50-110 tokens/s on two cores; the extractive answerer reads everything.

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from soba_bench.models.client import ModelCallError
 from soba_bench.registry import Registry
 from soba_bench.scoring.match import (
     DEFAULT_MATCH,
@@ -23,7 +24,6 @@ from soba_bench.scoring.match import (
 )
 from soba_bench.scoring.probes.extract import FAIL_WORDS, PASS_WORDS, commands_in, paths_in
 from soba_bench.scoring.probes.questions import FAILED, PASSED, Probe
-from soba_bench.summarizers.client import ModelCallError
 
 if TYPE_CHECKING:
     from soba_bench.scoring.probes.config import ProbeConfig

@@ -33,7 +33,10 @@ def test_optional_keys_reach_only_factories_that_take_them(monkeypatch):
     params: dict[str, Any] = {"model": "x", "cache_path": "/c.sqlite", "api_key_env": "K"}
     assert summarizer_kwargs("strict-test", params) == {"model": "x", "cache_path": "/c.sqlite"}
     # A factory with **kwargs takes everything; a typo is still passed on (and fails there).
-    assert summarizer_kwargs("deterministic", {**params, "modle": 1}) == {**params, "modle": 1}
+    monkeypatch.setitem(SUMMARIZERS._items, "loose-test", lambda **kw: kw)
+    assert summarizer_kwargs("loose-test", {**params, "modle": 1}) == {**params, "modle": 1}
+    # One without parameters gets no optional key; a typo is passed on and fails in the build.
+    assert summarizer_kwargs("deterministic", {**params, "modle": 1}) == {"model": "x", "modle": 1}
 
 
 def test_soba_strategy_replays_with_the_summarizers_chain():

@@ -12,9 +12,10 @@ import pytest
 from soba_bench.corpora.synthetic import SyntheticConfig, generate_session
 from soba_bench.corpora.synthetic.generate import gzip_bytes
 from soba_bench.engine.failures import tool_failure_output
+from soba_bench.jsonio import encode_jsonl
 from soba_bench.session import entries as E
 from soba_bench.session import read_session
-from soba_bench.session.jsonl import encode_jsonl, write_session
+from soba_bench.session.jsonl import write_session
 from soba_bench.session.turns import scan_turn_marks
 from tests.unit.corpora.synthetic_helpers import generated, items
 

@@ -14,7 +14,7 @@ import pytest
 from soba_bench.errors import InputError, UnknownNameError
 from soba_bench.reports.compare import SCHEMA_VERSION, compare_runs
 from soba_bench.reports.compare_metrics import COMPARE_METRICS, DEFAULT_METRICS
-from soba_bench.sweep.store import write_json, write_jsonl
+from soba_bench.runs.layout import write_json, write_jsonl
 from soba_bench.sweep.tables import write_parquet
 
 SESSIONS = [f"c/s{i}" for i in range(12)]

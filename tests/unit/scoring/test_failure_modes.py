@@ -10,7 +10,7 @@ import pytest
 from soba_bench.corpora.truth import Fact, GroundTruth
 from soba_bench.engine.config import load_engine_config
 from soba_bench.errors import UnknownNameError
-from soba_bench.replay.compare import read_jsonl
+from soba_bench.jsonio import read_jsonl
 from soba_bench.replay.simulator import replay_session
 from soba_bench.scoring.failure_modes import (
     DETECTORS,

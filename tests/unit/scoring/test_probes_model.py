@@ -10,15 +10,15 @@ import json
 import pytest
 
 from soba_bench.corpora.truth import read_truth
+from soba_bench.models.cache import CacheMissError, ResponseCache
 from soba_bench.scoring.match import DEFAULT_MATCH
 from soba_bench.scoring.probes import ProbeConfig, Prober, parse_verdict, score_moment
 from soba_bench.scoring.probes.judges import VerdictError
 from soba_bench.scoring.timeline import Lifecycle, Timeline
 from soba_bench.session import read_session
 from soba_bench.session.build_input import build_input
-from soba_bench.summarizers.cache import CacheMissError, ResponseCache
 from tests.builders import REPO
-from tests.unit.summarizers.fake_openai import FakeOpenAI, Step
+from tests.unit.models.fake_openai import FakeOpenAI, Step
 
 TINY = REPO / "corpora" / "synthetic-tiny" / "sessions" / "synthetic-s11-000"
 

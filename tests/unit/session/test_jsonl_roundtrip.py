@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from soba_bench import jsonio
 from soba_bench.errors import OutputError
-from soba_bench.session import jsonl as jsonl_mod
 from soba_bench.session import read_session, write_session
 from tests.builders import (
     CONFORMANCE_SESSIONS,
@@ -263,7 +263,7 @@ def test_failed_write_keeps_old_target_and_removes_temp(tmp_path: Path, monkeypa
     def boom(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(jsonl_mod.os, "replace", boom)
+    monkeypatch.setattr(jsonio.os, "replace", boom)
     with pytest.raises(OutputError, match="disk full"):
         write_session(session, target)
 

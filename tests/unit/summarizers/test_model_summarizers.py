@@ -18,13 +18,14 @@ from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.config import CompactionConfig, EngineConfig, build_engine_config
 from soba_bench.engine.manager import ContextManager
 from soba_bench.errors import ConfigError, UnknownNameError
+from soba_bench.models import local_server
+from soba_bench.models.cache import CacheMissError, ResponseCache
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session import entries as E
-from soba_bench.summarizers import SUMMARIZERS, build_summarizer, model_backed
-from soba_bench.summarizers.cache import CacheMissError, ResponseCache
+from soba_bench.summarizers import SUMMARIZERS, build_summarizer
 from soba_bench.summarizers.prompts import load_prompt
 from tests.builders import assistant, user
-from tests.unit.summarizers.fake_openai import FakeOpenAI, Step
+from tests.unit.models.fake_openai import FakeOpenAI, Step
 
 STATE = {
     "goal": "Focus on API refactoring",
@@ -121,7 +122,10 @@ def test_model_summarizer_options_are_checked(tmp_path: Path):
 def test_unknown_parameters_list_the_accepted_ones():
     with pytest.raises(ConfigError, match="no parameter temprature; it takes model, base_url"):
         build_summarizer("local", temprature=0.2)
-    assert build_summarizer("deterministic", cache_path="/x").name == "deterministic"
+    # deterministic takes nothing; the sweep's location keys reach only factories that take
+    # them (compactors' summarizer_kwargs), so a direct one is a mistake.
+    with pytest.raises(ConfigError, match="no parameter cache_path; it takes no parameters"):
+        build_summarizer("deterministic", cache_path="/x")
 
 
 def test_local_summarizer_records_the_model_and_starts_nothing_until_needed():
@@ -131,7 +135,7 @@ def test_local_summarizer_records_the_model_and_starts_nothing_until_needed():
     assert spec.details["endpoint"] == "http://127.0.0.1" and spec.details["server"] == "on-demand"
     assert spec.details["temperature"] == 0.0 and spec.details["seed"] == 0
     assert spec.prompt_id == load_prompt().prompt_id
-    assert model_backed._SERVERS == {}
+    assert local_server._SERVERS == {}
     with pytest.raises(UnknownNameError, match=r"qwen2.5-coder-0.5b, smollm2-135m"):
         build_summarizer("local", model="llama-70b")
 

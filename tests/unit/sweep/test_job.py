@@ -11,9 +11,10 @@ import sys
 
 import pandas as pd
 
+from soba_bench.runs.layout import RunLayout
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
-from soba_bench.sweep.store import JobIndex, RunLayout
+from soba_bench.sweep.store import JobIndex
 
 FAST = ["corpus=synthetic-small", "scorer=failure_modes", "engine.keepRecentTokens=8000"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from soba_bench.errors import HarnessFault, UnknownNameError
-from soba_bench.summarizers.local_models import (
+from soba_bench.models.local_models import (
     LOCAL_MODELS,
     LocalModel,
     model_dir,

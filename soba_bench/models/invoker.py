@@ -1,7 +1,7 @@
 """The model invoker the engine's portable_only slot calls: prompt in, reply text out, with
 the response cache in front of the endpoint and the attempt's clock deciding how the wait is
 spent. The text handed to the engine is SOBA's visible answer (``<think>`` blocks removed,
-:func:`~soba_bench.summarizers.client.visible_text`); the cache keeps the raw answer.
+:func:`~soba_bench.models.client.visible_text`); the cache keeps the raw answer.
 
 * Virtual clock: the reply is fetched now (cache, else a live call that is then cached), and
   handed to the engine as a ``SimulatedReply`` whose latency is the simulated retry schedule
@@ -24,15 +24,15 @@ from typing import Any
 from soba_bench.engine.attempt import AttemptContext, SimulatedReply
 from soba_bench.errors import HarnessFault
 from soba_bench.meter.soba import estimate_text
-from soba_bench.summarizers.cache import CachedReply, ResponseCache, request_key
-from soba_bench.summarizers.client import (
+from soba_bench.models.cache import CachedReply, ResponseCache, request_key
+from soba_bench.models.client import (
     ChatClient,
     EndpointConfig,
     ModelCallError,
     build_request,
     visible_text,
 )
-from soba_bench.summarizers.latency import CallFacts, LatencyModel, Recorded
+from soba_bench.models.latency import CallFacts, LatencyModel, Recorded
 
 # Grace after the attempt deadline before an abandoned HTTP call is cut off: the engine has
 # moved on by then, and a server with one slot should stop working on it.

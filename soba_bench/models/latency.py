@@ -18,6 +18,7 @@ sweep): the same prompt gets the same latency in every run with the same seed.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -140,7 +141,7 @@ def _empirical(
     seed: int = 0,
 ) -> Empirical:
     if cache is not None:
-        from soba_bench.summarizers.cache import READ_ONLY, ResponseCache
+        from soba_bench.models.cache import READ_ONLY, ResponseCache
 
         store = ResponseCache(cache, READ_ONLY)
         try:
@@ -165,6 +166,13 @@ def build_latency_model(spec: str | dict[str, Any] | LatencyModel | None) -> Lat
     if not isinstance(kind, str):
         raise ConfigError(f"a latency model needs a 'kind' (one of {LATENCY_MODELS.names()})")
     factory = LATENCY_MODELS.get(kind)
+    accepted = [n for n in inspect.signature(factory).parameters if n != "kind"]
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise ConfigError(
+            f"latency model {kind!r} has no parameter {', '.join(unknown)}; "
+            f"it takes {', '.join(accepted) or 'no parameters'}"
+        )
     try:
         return factory(**params)
     except TypeError as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from soba_bench.errors import ConfigError, HarnessFault, SobaBenchError, UnknownNameError
-from soba_bench.summarizers.cache import (
+from soba_bench.models.cache import (
     CachedReply,
     CacheMissError,
     ResponseCache,

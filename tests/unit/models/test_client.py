@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from soba_bench.errors import ConfigError, HarnessFault
-from soba_bench.summarizers.client import (
+from soba_bench.models.client import (
     ChatClient,
     EndpointConfig,
     ModelCallError,
@@ -14,7 +14,7 @@ from soba_bench.summarizers.client import (
     visible_text,
 )
 from soba_bench.summarizers.prompts import RenderedPrompt
-from tests.unit.summarizers.fake_openai import FakeOpenAI, Step
+from tests.unit.models.fake_openai import FakeOpenAI, Step
 
 
 def client(url: str, sleeps: list[float] | None = None, **kw) -> ChatClient:

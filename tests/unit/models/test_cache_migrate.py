@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from soba_bench.errors import HarnessFault
-from soba_bench.summarizers.cache import ResponseCache, canonical_json, request_key
-from soba_bench.summarizers.cache_migrate import main, migrate, v1_request_to_v2
-from soba_bench.summarizers.client import EndpointConfig, build_request
+from soba_bench.models.cache import ResponseCache, canonical_json, request_key
+from soba_bench.models.cache_migrate import main, migrate, v1_request_to_v2
+from soba_bench.models.client import EndpointConfig, build_request
 
 LOCAL = EndpointConfig("http://127.0.0.1:1/v1", "qwen", temperature=0.0, seed=0)
 REASONING = EndpointConfig("http://127.0.0.1:1/v1", "gpt", reasoning_effort="low")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from soba_bench.errors import ConfigError, UnknownNameError
-from soba_bench.summarizers.cache import CachedReply, ResponseCache, request_key
-from soba_bench.summarizers.latency import (
+from soba_bench.models.cache import CachedReply, ResponseCache, request_key
+from soba_bench.models.latency import (
     CallFacts,
     Empirical,
     Fixed,

@@ -8,7 +8,7 @@ now builds it for the same settings (``"stream": false``; ``max_tokens`` unless 
 drops sampling options) and re-keys the row. That is exact for servers that read both token
 limits alike (llama.cpp, vLLM): the recorded answer is the answer to the new body too.
 
-    python -m soba_bench.summarizers.cache_migrate SRC.sqlite DST.sqlite
+    python -m soba_bench.models.cache_migrate SRC.sqlite DST.sqlite
 
 ``DST`` may be ``SRC``; it is written whole to a temporary file and renamed into place, so a
 failed migration leaves it untouched. A file already at the current version is copied as is.
@@ -25,8 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from soba_bench.summarizers.cache import SCHEMA_VERSION, canonical_json, request_key
-from soba_bench.summarizers.client import SAMPLING_KEYS
+from soba_bench.models.cache import SCHEMA_VERSION, canonical_json, request_key
+from soba_bench.models.client import SAMPLING_KEYS
 
 
 def v1_request_to_v2(request: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +104,7 @@ def _upgrade(conn: sqlite3.Connection) -> dict[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m soba_bench.summarizers.cache_migrate",
+        prog="python -m soba_bench.models.cache_migrate",
         description="Upgrade a soba-bench response cache to the current schema.",
     )
     parser.add_argument("src", help="the cache file to read")

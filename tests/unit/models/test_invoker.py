@@ -9,10 +9,10 @@ import pytest
 
 from soba_bench.engine.attempt import AttemptContext, Interrupted, RealClock, VirtualClock
 from soba_bench.errors import HarnessFault
-from soba_bench.summarizers.cache import CacheMissError, ResponseCache
-from soba_bench.summarizers.client import ChatReply, EndpointConfig, ModelCallError
-from soba_bench.summarizers.invoker import CachedModelInvoker
-from soba_bench.summarizers.latency import Fixed
+from soba_bench.models.cache import CacheMissError, ResponseCache
+from soba_bench.models.client import ChatReply, EndpointConfig, ModelCallError
+from soba_bench.models.invoker import CachedModelInvoker
+from soba_bench.models.latency import Fixed
 from soba_bench.summarizers.prompts import RenderedPrompt
 
 ENDPOINT = EndpointConfig("http://127.0.0.1:9/v1", "scripted")

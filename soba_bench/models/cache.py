@@ -131,7 +131,7 @@ class ResponseCache:
             hint = ""
             if found == "1":
                 hint = (
-                    "; upgrade it with `python -m soba_bench.summarizers.cache_migrate "
+                    "; upgrade it with `python -m soba_bench.models.cache_migrate "
                     f"{self.path} {self.path}`"
                 )
             raise HarnessFault(

@@ -10,6 +10,7 @@ by the ``xllamacpp`` wheel (the ``local-llm`` extra). It listens on 127.0.0.1 on
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -25,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import HarnessFault
-from soba_bench.session.jsonl import atomic_write_bytes
-from soba_bench.summarizers.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, model_path
+from soba_bench.jsonio import atomic_write_bytes
+from soba_bench.models.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, model_path
 
-log = logging.getLogger("soba_bench.summarizers.local_server")
+log = logging.getLogger("soba_bench.models.local_server")
 
 HOST = "127.0.0.1"
 READY_TIMEOUT_S = 180.0
@@ -201,3 +202,33 @@ class LocalServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# The placeholder host of an auto-started local server: its real port changes every run and
+# is not part of the cache key, so records name the model instead of the port.
+LOCAL_ORIGIN = "http://127.0.0.1"
+
+
+# Local servers started on first need (by the "local" summarizer or a "local" probe backend),
+# shared per options, so both use one process, and stopped at exit.
+_SERVERS: dict[ServerOptions, LocalServer] = {}
+_SERVERS_LOCK = threading.Lock()
+
+
+def shared_local_server(options: ServerOptions) -> LocalServer:
+    """The running server for ``options``, started on the first call."""
+    with _SERVERS_LOCK:
+        server = _SERVERS.get(options)
+        if server is None:
+            server = _SERVERS[options] = LocalServer(options).start()
+        return server
+
+
+@atexit.register
+def stop_local_servers() -> None:
+    """Stop every server started through :func:`shared_local_server` (also for tests)."""
+    with _SERVERS_LOCK:
+        servers = list(_SERVERS.values())
+        _SERVERS.clear()
+    for server in servers:
+        server.stop()

@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 from soba_bench.errors import ConfigError, HarnessFault, SobaBenchError
 from soba_bench.jscompat import JS_WS_CLASS
 
-log = logging.getLogger("soba_bench.summarizers.client")
+log = logging.getLogger("soba_bench.models.client")
 
 # SOBA v0.6.14's vocabularies (kernel/model/reasoning.ts, application/providers/types.ts).
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
