@@ -26,7 +26,7 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "calibration"
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matchers", nargs="+", default=MATCHERS.names())
-    parser.add_argument("--splits", nargs="+", default=["dev", "heldout"])
+    parser.add_argument("--splits", nargs="+", default=["dev", "heldout", "fresh"])
     parser.add_argument("--errors", action="store_true")
     args = parser.parse_args()
     try:

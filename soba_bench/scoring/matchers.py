@@ -14,15 +14,14 @@ from typing import Protocol
 
 from soba_bench.registry import Registry
 from soba_bench.scoring.context import CURRENT, Context
+from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
     ENTAILED,
-    STATE_JUDGES,
     Claim,
     Verdict,
-    compare,
     judge,
 )
 
@@ -48,38 +47,17 @@ class VerdictMatcher:
 
 @MATCHERS.register("verdict-embedding")
 class VerdictEmbeddingMatcher:
-    """The verdict rules, plus sentence embeddings for the prose facts they find absent: a
-    statement the rules set aside only for sharing too few words (not for another subject or
-    shuffled words) states the fact if its MiniLM cosine similarity reaches the embedding
-    matcher's threshold. Opt-in (the ``embeddings`` extra, about 20x slower); written after the
-    held-out split had been read, so its held-out figures are not blind."""
+    """The hybrid (soba_bench.scoring.hybrid): the verdict rules, and for a prose fact they
+    find absent, MiniLM sentence embeddings for "same meaning", vetoed by the rules'
+    subject, polarity and stale-state checks. Needs the ``embeddings`` extra."""
 
     name = "verdict-embedding"
 
-    def __init__(self, threshold: float = MatchConfig().embedding, max_chars: int = 400) -> None:
-        self.threshold = threshold
-        self.max_chars = max_chars
+    def __init__(self, threshold: float = HybridConfig().threshold, max_chars: int = 400) -> None:
+        self.config = HybridConfig(threshold=threshold, max_chars=max_chars)
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
-        verdict = judge(claim, context)
-        if verdict.label != ABSENT or claim.kind in STATE_JUDGES or claim.state != "current":
-            return verdict
-        lines = [
-            s.text
-            for s in context.statements
-            if len(s.text) <= self.max_chars and compare(claim.text, s.text)[1].startswith("recall")
-        ]
-        if not lines:
-            return verdict
-        from soba_bench.scoring.embeddings import get_embedder
-
-        embedder = get_embedder()
-        vectors = embedder.embed([claim.text, *lines])
-        scores = vectors[1:] @ vectors[0]
-        best = int(scores.argmax())
-        if float(scores[best]) >= self.threshold:
-            return Verdict(ENTAILED, f"embedding {float(scores[best]):.2f}", lines[best])
-        return verdict
+        return judge_hybrid(claim, context, self.config)
 
 
 class _WordsMatcher:

@@ -1,4 +1,5 @@
-"""Writes the matcher calibration set (dev.jsonl, heldout.jsonl, fresh.jsonl) from the hand-written banks.
+"""Writes the matcher calibration set (dev.jsonl, heldout.jsonl, fresh.jsonl) from the
+hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
