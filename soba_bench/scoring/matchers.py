@@ -1,11 +1,12 @@
 """The matcher registry: how a fact is recognised in what the scorer sees.
 
-``verdict`` (the default) judges entailed / contradicted / absent with state-aware rules
-(soba_bench.scoring.verdict). ``fuzzy`` is the earlier bag-of-words matcher (content-word
-containment, then rapidfuzz) and ``embedding`` the same with MiniLM sentence embeddings
-(the ``embeddings`` extra); both only ever say entailed or absent for a fact that is current,
-and judge a stale fact by whether a current capsule section carries its words. They stay for
-comparison: ``benchmarks/matcher_calibration.py`` prints all three on the calibration set.
+``verdict-embedding`` (the default, soba_bench.scoring.hybrid) judges entailed / contradicted /
+absent with the state-aware rules of ``verdict`` (soba_bench.scoring.verdict) and a local
+sentence-embedding model for rewordings the rules miss. ``fuzzy`` is the earlier bag-of-words
+matcher (content-word containment, then rapidfuzz) and ``embedding`` the same with MiniLM
+sentence embeddings; both only ever say entailed or absent for a fact that is current, and
+judge a stale fact by whether a current capsule section carries its words. They stay for
+comparison: ``benchmarks/matcher_calibration.py`` prints every matcher on the calibration set.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ MATCHERS: Registry[type] = Registry("matcher")
 
 @MATCHERS.register("verdict")
 class VerdictMatcher:
-    """State-aware rules: the default."""
+    """State-aware rules alone (no model): what the default runs before its embeddings."""
 
     name = "verdict"
 
@@ -104,7 +105,7 @@ class EmbeddingMatcher(_WordsMatcher):
     prose_matcher = "embedding"
 
 
-DEFAULT_MATCHER = "verdict"
+DEFAULT_MATCHER = "verdict-embedding"
 
 
 def get_matcher(name: str = DEFAULT_MATCHER) -> Matcher:

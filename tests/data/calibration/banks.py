@@ -6,8 +6,9 @@ its goals, constraints, decisions, next steps, blocker messages, verification co
 paths; the variants are what a summarizer might write instead: a correct paraphrase, a
 negation, the same sentence about another subject, a stale or swapped state.
 
-Two disjoint banks: ``DEV`` (the matcher's rules were written while looking at its cases) and
-``HELDOUT`` (written with the matcher frozen, never used to change a rule; see README.md).
+Three disjoint banks: ``DEV`` (the matcher's rules were written while looking at its cases),
+``HELDOUT`` (written with the rules frozen, never used to change a rule) and ``FRESH`` (written
+before the hybrid matcher was built, measured once; see README.md).
 """
 
 from __future__ import annotations

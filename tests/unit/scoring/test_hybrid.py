@@ -134,3 +134,9 @@ def test_a_speaker_lead_in_is_not_part_of_the_statement():
     assert strip_lead("User: the task for this session: add a cache") == "add a cache"
     assert strip_lead("Assistant: next I will add a cache") == "next I will add a cache"
     assert strip_lead("add a cache: LRU, 500 entries") == "add a cache: LRU, 500 entries"
+
+
+def test_the_hybrid_is_the_default_matcher_and_reaches_90_percent_on_dev(tables):
+    assert get_matcher().name == "verdict-embedding"
+    for category in (*calibration.HARD, "overall"):
+        assert tables["dev"][category].accuracy >= 0.90, category
