@@ -47,11 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--prose-matcher",
-        default="verdict",
+        default=MatchConfig().prose_matcher,
         metavar="|".join(PROSE_MATCHERS),
-        help="how facts are matched: verdict (default: entailed / contradicted / absent by "
-        "state-aware rules), fuzzy (word containment, then rapidfuzz) or embedding (word "
-        "containment, then sentence embeddings from a local model: the 'embeddings' extra)",
+        help="how facts are matched: verdict-embedding (default: entailed / contradicted / "
+        "absent by state-aware rules, plus a local sentence-embedding model for rewordings), "
+        "verdict (the rules alone), fuzzy (word containment, then rapidfuzz) or embedding "
+        "(word containment, then sentence embeddings)",
     )
     parser.add_argument("--out", type=Path, help="write the tables here (default RUN_DIR/scores)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -65,11 +65,12 @@ STOPWORDS = frozenset(
 
 
 # The matchers of soba_bench.scoring.matchers (the registry; named here too because this module
-# sits below it). "verdict" (default): state-aware entailed / contradicted / absent rules;
+# sits below it). "verdict": state-aware entailed / contradicted / absent rules;
 # "fuzzy": presence by containment, then rapidfuzz; "embedding": presence by containment, then
 # sentence embeddings from a local model (the optional "embeddings" extra). TextIndex.has_prose
-# (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding": the
-# verdict rules, then embeddings for prose they find absent (opt-in).
+# (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding" (the
+# default): the verdict rules, then embeddings for prose they find absent, under the rules'
+# vetoes (soba_bench.scoring.hybrid).
 PROSE_MATCHERS = ("verdict", "verdict-embedding", "fuzzy", "embedding")
 
 
@@ -81,7 +82,7 @@ class MatchConfig:
     containment: float = 0.8
     fuzzy: float = 85.0
     fuzzy_max_chars: int = 400  # longer candidates use containment only (speed)
-    prose_matcher: str = "verdict"
+    prose_matcher: str = "verdict-embedding"
     embedding: float = 0.75  # paraphrases of a fact score ~0.75-0.9, its old version ~0.65
 
     def __post_init__(self) -> None:

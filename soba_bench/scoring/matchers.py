@@ -1,11 +1,12 @@
 """The matcher registry: how a fact is recognised in what the scorer sees.
 
-``verdict`` (the default) judges entailed / contradicted / absent with state-aware rules
-(soba_bench.scoring.verdict). ``fuzzy`` is the earlier bag-of-words matcher (content-word
-containment, then rapidfuzz) and ``embedding`` the same with MiniLM sentence embeddings
-(the ``embeddings`` extra); both only ever say entailed or absent for a fact that is current,
-and judge a stale fact by whether a current capsule section carries its words. They stay for
-comparison: ``benchmarks/matcher_calibration.py`` prints all three on the calibration set.
+``verdict-embedding`` (the default, soba_bench.scoring.hybrid) judges entailed / contradicted /
+absent with the state-aware rules of ``verdict`` (soba_bench.scoring.verdict) and a local
+sentence-embedding model for rewordings the rules miss. ``fuzzy`` is the earlier bag-of-words
+matcher (content-word containment, then rapidfuzz) and ``embedding`` the same with MiniLM
+sentence embeddings; both only ever say entailed or absent for a fact that is current, and
+judge a stale fact by whether a current capsule section carries its words. They stay for
+comparison: ``benchmarks/matcher_calibration.py`` prints every matcher on the calibration set.
 """
 
 from __future__ import annotations
@@ -14,15 +15,14 @@ from typing import Protocol
 
 from soba_bench.registry import Registry
 from soba_bench.scoring.context import CURRENT, Context
+from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
     ENTAILED,
-    STATE_JUDGES,
     Claim,
     Verdict,
-    compare,
     judge,
 )
 
@@ -38,7 +38,7 @@ MATCHERS: Registry[type] = Registry("matcher")
 
 @MATCHERS.register("verdict")
 class VerdictMatcher:
-    """State-aware rules: the default."""
+    """State-aware rules alone (no model): what the default runs before its embeddings."""
 
     name = "verdict"
 
@@ -48,38 +48,17 @@ class VerdictMatcher:
 
 @MATCHERS.register("verdict-embedding")
 class VerdictEmbeddingMatcher:
-    """The verdict rules, plus sentence embeddings for the prose facts they find absent: a
-    statement the rules set aside only for sharing too few words (not for another subject or
-    shuffled words) states the fact if its MiniLM cosine similarity reaches the embedding
-    matcher's threshold. Opt-in (the ``embeddings`` extra, about 20x slower); written after the
-    held-out split had been read, so its held-out figures are not blind."""
+    """The hybrid (soba_bench.scoring.hybrid): the verdict rules, and for a prose fact they
+    find absent, MiniLM sentence embeddings for "same meaning", vetoed by the rules'
+    subject, polarity and stale-state checks. Needs the ``embeddings`` extra."""
 
     name = "verdict-embedding"
 
-    def __init__(self, threshold: float = MatchConfig().embedding, max_chars: int = 400) -> None:
-        self.threshold = threshold
-        self.max_chars = max_chars
+    def __init__(self, threshold: float = HybridConfig().threshold, max_chars: int = 400) -> None:
+        self.config = HybridConfig(threshold=threshold, max_chars=max_chars)
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
-        verdict = judge(claim, context)
-        if verdict.label != ABSENT or claim.kind in STATE_JUDGES or claim.state != "current":
-            return verdict
-        lines = [
-            s.text
-            for s in context.statements
-            if len(s.text) <= self.max_chars and compare(claim.text, s.text)[1].startswith("recall")
-        ]
-        if not lines:
-            return verdict
-        from soba_bench.scoring.embeddings import get_embedder
-
-        embedder = get_embedder()
-        vectors = embedder.embed([claim.text, *lines])
-        scores = vectors[1:] @ vectors[0]
-        best = int(scores.argmax())
-        if float(scores[best]) >= self.threshold:
-            return Verdict(ENTAILED, f"embedding {float(scores[best]):.2f}", lines[best])
-        return verdict
+        return judge_hybrid(claim, context, self.config)
 
 
 class _WordsMatcher:
@@ -126,7 +105,7 @@ class EmbeddingMatcher(_WordsMatcher):
     prose_matcher = "embedding"
 
 
-DEFAULT_MATCHER = "verdict"
+DEFAULT_MATCHER = "verdict-embedding"
 
 
 def get_matcher(name: str = DEFAULT_MATCHER) -> Matcher:

@@ -6,8 +6,9 @@ its goals, constraints, decisions, next steps, blocker messages, verification co
 paths; the variants are what a summarizer might write instead: a correct paraphrase, a
 negation, the same sentence about another subject, a stale or swapped state.
 
-Two disjoint banks: ``DEV`` (the matcher's rules were written while looking at its cases) and
-``HELDOUT`` (written with the matcher frozen, never used to change a rule; see README.md).
+Three disjoint banks: ``DEV`` (the matcher's rules were written while looking at its cases),
+``HELDOUT`` (written with the rules frozen, never used to change a rule) and ``FRESH`` (written
+before the hybrid matcher was built, measured once; see README.md).
 """
 
 from __future__ import annotations
@@ -391,4 +392,136 @@ HELDOUT_FILES = (
     ("src/search/analyzer.ts", "src/search/analyzers.ts"),
     ("tests/jobs.test.ts", "tests/jobs.test.tsx"),
     ("src/config/env.ts", "src/config/.env"),
+)
+
+# ---------------------------------------------------------------------------------------------
+# Fresh held-out bank (issue #17, second round): written before the hybrid matcher was built
+# and before any of its results were seen; never used to change a rule or a threshold.
+FRESH_PROSE = (
+    dict(
+        kind="goal",
+        fact="Add a token-bucket rate limiter to the public upload endpoint",
+        para=(
+            "Throttle the public upload endpoint with a token bucket",
+            "Limit how fast clients can call the public upload endpoint, using a token bucket",
+        ),
+        neg="Do not put a rate limiter in front of the public upload endpoint",
+        wrong="Add a token-bucket rate limiter to the internal admin endpoint",
+    ),
+    dict(
+        kind="goal",
+        fact="Send a confirmation email after a user changes their password",
+        para=(
+            "Users who change their password should get an email confirming it",
+            "Email the user a confirmation once their password has been changed",
+        ),
+        neg="No confirmation email is sent after a user changes their password",
+        wrong="Send a confirmation email after a user changes their phone number",
+    ),
+    dict(
+        kind="constraint",
+        fact="Do not add new runtime dependencies to package.json",
+        para=(
+            "package.json must not gain any new runtime dependency",
+            "No additional runtime packages may be added to package.json",
+        ),
+        neg="New runtime dependencies may be added to package.json",
+        wrong="Do not add new runtime dependencies to tsconfig.json",
+    ),
+    dict(
+        kind="constraint",
+        fact="All timestamps in the API must be UTC in ISO 8601 format",
+        para=(
+            "The API returns every timestamp as an ISO 8601 string in UTC",
+            "Use UTC ISO 8601 for each timestamp the API exposes",
+        ),
+        neg="Timestamps in the API do not have to be UTC",
+        wrong="All timestamps in the audit log must be UTC in ISO 8601 format",
+    ),
+    dict(
+        kind="decision",
+        fact="store uploaded images in S3 instead of on the local disk",
+        para=(
+            "uploaded images go to S3 rather than the local disk",
+            "images that users upload are kept in S3, not written to local disk",
+        ),
+        neg="uploaded images will not be stored in S3",
+        wrong="store generated reports in S3 instead of on the local disk",
+        swap="store uploaded images on the local disk instead of in S3",
+    ),
+    dict(
+        kind="decision",
+        fact="use a single GraphQL resolver for orders instead of one per field",
+        para=(
+            "orders are resolved by one GraphQL resolver rather than a resolver per field",
+            "one resolver serves the whole orders type in GraphQL instead of per-field resolvers",
+        ),
+        neg="do not use a single GraphQL resolver for orders",
+        wrong="use a single GraphQL resolver for invoices instead of one per field",
+        swap="use one GraphQL resolver per field for orders instead of a single one",
+    ),
+    dict(
+        kind="next_step",
+        fact="export request latency metrics from the gateway to Prometheus",
+        para=(
+            "make the gateway publish its request latency metrics for Prometheus",
+            "have Prometheus scrape request latency figures from the gateway",
+        ),
+        neg="stop exporting request latency metrics from the gateway to Prometheus",
+        wrong="export request latency metrics from the scheduler to Prometheus",
+    ),
+    dict(
+        kind="next_step",
+        fact="translate the checkout page strings into German",
+        para=(
+            "add German translations for the strings on the checkout page",
+            "localize the checkout page text to German",
+        ),
+        neg="the checkout page strings will not be translated into German",
+        wrong="translate the settings page strings into German",
+    ),
+)
+FRESH_BLOCKERS = (
+    (
+        "Error: connect ECONNREFUSED 127.0.0.1:6379 (src/cache/redis.ts)",
+        "Error: connect ECONNREFUSED 127.0.0.1:6380 (src/cache/redis.ts)",
+    ),
+    (
+        "error TS2339: Property 'userId' does not exist on type 'Session' "
+        "(src/auth/session.ts:58:12)",
+        "error TS2339: Property 'userID' does not exist on type 'Session' "
+        "(src/auth/session.ts:58:12)",
+    ),
+    (
+        "FAIL tests/upload.test.ts > rejects files over 10 MB: expected 413 to be 200",
+        "FAIL tests/upload.test.ts > rejects files over 10 MB: expected 413 to be 400",
+    ),
+)
+FRESH_COMMANDS = (
+    ("yarn test --coverage", "yarn test"),
+    ("npx eslint src/", "npx eslint src/auth/"),
+    ("make check", "make check-all"),
+)
+FRESH_SUPERSEDED = (
+    dict(
+        old="paginate the orders list with page numbers",
+        new="paginate the orders list with opaque cursors",
+        report="Replaced page-number pagination of the orders list with opaque cursors",
+    ),
+    dict(
+        old="hash passwords with bcrypt at cost 10",
+        new="hash passwords with argon2id",
+        report="Passwords are no longer hashed with bcrypt; argon2id took its place",
+    ),
+    dict(
+        old="run the image resize step inside the request handler",
+        new="move the image resize step to a background worker",
+        report="Superseded: resizing images inside the request handler (moved to a worker)",
+    ),
+)
+FRESH_FILES = (
+    ("src/upload/handler.ts", "src/upload/handlers.ts"),
+    ("src/mail/templates/reset.html", "src/mail/templates/reset.txt"),
+    ("src/gateway/metrics.ts", "src/gateway/internal/metrics.ts"),
+    ("tests/upload.test.ts", "tests/upload.test.js"),
 )

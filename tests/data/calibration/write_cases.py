@@ -1,4 +1,5 @@
-"""Writes the matcher calibration set (dev.jsonl, heldout.jsonl) from the hand-written banks.
+"""Writes the matcher calibration set (dev.jsonl, heldout.jsonl, fresh.jsonl) from the
+hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -431,6 +432,17 @@ def main() -> None:
             banks.HELDOUT_FILES,
         )
         held.write(HERE / "heldout.jsonl")
+    if banks.FRESH_PROSE:
+        fresh = build(
+            "fresh",
+            2017,
+            banks.FRESH_PROSE,
+            banks.FRESH_BLOCKERS,
+            banks.FRESH_COMMANDS,
+            banks.FRESH_SUPERSEDED,
+            banks.FRESH_FILES,
+        )
+        fresh.write(HERE / "fresh.jsonl")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The default matcher (verdict), pinned: its accuracy on the labelled calibration set, the
-hard cases the bag-of-words matcher got wrong, and how retention counts a contradiction."""
+"""The verdict rules (soba_bench.scoring.verdict, the default matcher's first stage), pinned:
+their accuracy on the labelled calibration set, the hard cases the bag-of-words matcher got
+wrong, and how retention counts a contradiction."""
 
 from __future__ import annotations
 
@@ -34,27 +35,29 @@ def verdict(kind: str, fact: str, *texts: str, **claim) -> str:
 
 @pytest.fixture(scope="module")
 def dev() -> list[calibration.Outcome]:
-    return calibration.run(get_matcher(), calibration.load_cases(DATA / "dev.jsonl"))
+    return calibration.run(get_matcher("verdict"), calibration.load_cases(DATA / "dev.jsonl"))
 
 
 @pytest.fixture(scope="module")
 def heldout() -> list[calibration.Outcome]:
-    return calibration.run(get_matcher(), calibration.load_cases(DATA / "heldout.jsonl"))
+    return calibration.run(get_matcher("verdict"), calibration.load_cases(DATA / "heldout.jsonl"))
 
 
 def test_the_calibration_set_has_every_category_and_enough_cases():
     dev = calibration.load_cases(DATA / "dev.jsonl")
     held = calibration.load_cases(DATA / "heldout.jsonl")
-    assert len(dev) >= 300 and len(held) >= 100
-    for cases in (dev, held):
+    fresh = calibration.load_cases(DATA / "fresh.jsonl")
+    assert len(dev) >= 300 and len(held) >= 100 and len(fresh) >= 60
+    for cases in (dev, held, fresh):
         assert {c.category for c in cases} == set(calibration.CATEGORIES)
         assert {c.label for c in cases} == {"entailed", "contradicted", "absent"}
-    # No fact/context pair is in both splits.
+    # No fact/context pair is in two splits.
     key = lambda c: (c.claim, c.context)  # noqa: E731
     assert not {key(c) for c in dev} & {key(c) for c in held}
+    assert not {key(c) for c in fresh} & ({key(c) for c in dev} | {key(c) for c in held})
 
 
-def test_the_default_matcher_reaches_90_percent_overall_and_on_every_hard_category(dev):
+def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
     rows = {r.category: r for r in calibration.table(dev)}
     assert rows["overall"].accuracy >= 0.90
     for category in calibration.HARD:
@@ -71,6 +74,15 @@ def test_the_held_out_split_is_reported_as_measured(heldout):
     assert rows["overall"].accuracy >= 0.90
     assert sum(o.correct for o in heldout) == 191
     assert rows["paraphrase"].accuracy == 0.5
+
+
+def test_the_fresh_split_is_reported_as_measured():
+    # The third bank, written before the hybrid matcher (test_hybrid.py) was built.
+    cases = calibration.load_cases(DATA / "fresh.jsonl")
+    outcomes = calibration.run(get_matcher("verdict"), cases)
+    rows = {r.category: r for r in calibration.table(outcomes)}
+    assert sum(o.correct for o in outcomes) == 162
+    assert rows["paraphrase"].accuracy == 0.5 and rows["shuffled"].accuracy == 0.8
 
 
 def test_the_old_matchers_fail_the_hard_categories_the_default_passes(dev):
@@ -164,7 +176,7 @@ def test_paraphrases_of_decisions_constraints_and_next_steps_are_entailed():
 
 
 def test_the_matcher_registry_lists_valid_names():
-    assert DEFAULT_MATCHER == "verdict" == MatchConfig().prose_matcher
+    assert DEFAULT_MATCHER == "verdict-embedding" == MatchConfig().prose_matcher
     assert set(MATCHERS.names()) == set(PROSE_MATCHERS)
     with pytest.raises(
         UnknownNameError, match="valid names: embedding, fuzzy, verdict, verdict-embedding"

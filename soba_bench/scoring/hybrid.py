@@ -1,0 +1,120 @@
+"""The hybrid matcher: the verdict rules decide state, polarity, subject and word order; sentence
+embeddings decide "same meaning" where the rules only saw too few shared words.
+
+The rules (soba_bench.scoring.verdict) judge every fact first. Only a prose fact they find
+absent goes on, and only to the statements the rules set aside for sharing too few words
+(never one they found about another subject, or the fact's words shuffled). Among those, the
+statement closest to the fact in MiniLM cosine similarity (soba_bench.scoring.embeddings,
+the ``embeddings`` extra) states the fact when it reaches ``threshold``, and then the rules'
+vetoes still apply to it:
+
+* other paths, identifiers or numbers than the fact's: another subject, absent;
+* a flipped polarity (``not`` / ``never`` / ``no longer`` on one side only): contradicted;
+* a stale-state cue (replaced, reverted, dropped ...): the fact reported as over, which is
+  what a superseded fact should show and contradicts a current one;
+* otherwise a superseded fact stays with the rules' verdict (its successor reads much like
+  it), and so does a fact whose path or number the statement does not carry.
+
+Embeddings see meaning but not polarity (a negation scores as high as a paraphrase), the rules
+see polarity but not rewording; each is asked only what it can answer. A speaker's lead-in
+("User: the task for this session: ...") is cut before embedding: it is not the fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from soba_bench.scoring.context import Context, Statement
+from soba_bench.scoring.verdict import (
+    ABSENT,
+    CONTRADICTED,
+    ENTAILED,
+    STATE_JUDGES,
+    Claim,
+    Verdict,
+    _has_stale_cue,
+    _relevant_polarity,
+    _weight,
+    _word_index,
+    compare,
+    judge,
+    parse,
+)
+
+# "User: the task for this session: X", "Assistant: next I will X": a role, then an optional
+# lead-in clause ending in a colon (short, so a colon inside the fact is kept).
+_LEAD = re.compile(r"^(?:user|assistant|system)\s*:\s*(?:[^:]{0,48}:\s+)?", re.IGNORECASE)
+
+
+def strip_lead(text: str) -> str:
+    """The statement without its speaker and lead-in phrase."""
+    return _LEAD.sub("", text, count=1).strip() or text
+
+
+@dataclass(frozen=True)
+class HybridConfig:
+    threshold: float = 0.75  # cosine for "same meaning" (paraphrases ~0.75-0.95 on dev)
+    max_chars: int = 400  # longer statements are tool output, not a restated fact
+    top: int = 8  # statements embedded per fact, those sharing most of its words
+
+
+def _candidates(claim: Claim, context: Context, config: HybridConfig) -> list[Statement]:
+    """The ``top`` statements sharing most of the fact's full-weight content words (a
+    rewording keeps the thing it is about; newest first among equals), less those the rules
+    judged for another reason than too few shared words. Bounding them bounds what a long
+    history costs to embed."""
+    index = _word_index(context)
+    score: dict[int, float] = {}
+    for word in set(parse(claim.text).content):
+        if _weight(word) >= 1.0:
+            for i in index.get(word, ()):
+                score[i] = score.get(i, 0.0) + _weight(word)
+    ranked = sorted(score, key=lambda i: (-score[i], -i))
+    chosen = []
+    for i in ranked:
+        statement = context.statements[i]
+        if len(statement.text) > config.max_chars:
+            continue
+        label, rule = compare(claim.text, statement.text)
+        if label == ABSENT and rule.startswith("recall"):
+            chosen.append(statement)
+            if len(chosen) == config.top:
+                break
+    return chosen
+
+
+def judge_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridConfig()) -> Verdict:
+    """The rules' verdict, or, for a prose fact they find absent, the embeddings' nearest
+    statement checked by the rules' vetoes."""
+    verdict = judge(claim, context)
+    if verdict.label != ABSENT or claim.kind in STATE_JUDGES:
+        return verdict
+    statements = _candidates(claim, context, config)
+    if not statements:
+        return verdict
+    from soba_bench.scoring.embeddings import get_embedder
+
+    texts = [strip_lead(s.text) for s in statements]
+    vectors = get_embedder().embed([claim.text, *texts])
+    scores = vectors[1:] @ vectors[0]
+    best = int(scores.argmax())
+    score = float(scores[best])
+    if score < config.threshold:
+        return verdict
+    statement, text = statements[best], texts[best]
+    fact, other = parse(claim.text), parse(text)
+    reason = f"embedding {score:.2f}"
+    if fact.keys - other.keys and other.keys - fact.keys:
+        return Verdict(ABSENT, f"{reason}, another subject", statement.text)
+    if fact.polarity != _relevant_polarity(fact, claim.text, text):
+        return Verdict(CONTRADICTED, f"{reason}, negated", statement.text)
+    if _has_stale_cue(text):
+        label = ENTAILED if claim.state == "stale" else CONTRADICTED
+        return Verdict(label, f"{reason}, reported as over", statement.text)
+    if claim.state == "stale" or fact.keys - other.keys:
+        # A superseded fact's successor reads much like it ("keep X" after "remove X"), so
+        # only the rules say a stale fact is shown as current; and a statement without the
+        # fact's path or number cannot be told to be about the same one.
+        return verdict
+    return Verdict(ENTAILED, reason, statement.text)
