@@ -63,5 +63,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for other in keys[1:]:
             parent[find(other)] = find(keys[0])
     for item, keys in by_item.items():
-        root = find(keys[0])
-        item.add_marker(pytest.mark.xdist_group(f"shared-{root.split(':')[-1]}"))
+        group = f"shared-{find(keys[0]).split(':')[-1]}"
+        item.add_marker(pytest.mark.xdist_group(group))
+        if getattr(config.option, "loadgroup", False) and hasattr(item, "_id"):  # xdist worker
+            _suffix_node_id(item, group)
+
+
+def _suffix_node_id(item: pytest.Item, group: str) -> None:
+    """What xdist's loadgroup does with the mark (its scheduler reads the group from a
+    ``nodeid@group`` suffix), done here because pytest >= 9.2 keeps the node id in ``_id``
+    and ignores the ``_nodeid`` that xdist 3.8 sets, which would leave every group split."""
+    item._id = type(item._id).parse(f"{item.nodeid}@{group}")
+    if not item.nodeid.endswith(f"@{group}"):
+        raise pytest.UsageError(f"cannot put {item.nodeid} in xdist group {group}")
