@@ -4,8 +4,9 @@
 except tests in one ``xdist_group``, which run on one worker. A fixture of module or session
 scope is built once per worker that needs it, so tests that share such a fixture (a CLI sweep,
 a corpus, a local model) are put in one group here: the fixture is built once, as in a serial
-run, instead of once on each worker. Function-scoped fixtures (tmp_path, ...) are per test and
-never shared, so the other tests spread freely.
+run, instead of once on each worker. A module that caches work in module-level functions
+(functools.cache) says so with ``pytestmark = pytest.mark.xdist_group(NAME)``. Function-scoped
+fixtures (tmp_path, ...) are per test and never shared, so the other tests spread freely.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ def _shared_fixtures(item: pytest.Item) -> set[str]:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put tests that share a costly fixture in one xdist group (connected keys are merged:
-    a test using a module fixture and a session fixture joins both groups into one)."""
+    """Put tests that share a costly fixture in one xdist group. Keys that meet in one test
+    are merged (a test using a module fixture and a session fixture joins both groups), and
+    an explicit ``xdist_group`` mark (for a module-level cache) is one more key."""
     parent: dict[str, str] = {}
 
     def find(key: str) -> str:
@@ -56,16 +58,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     by_item = {}
     for item in items:
-        keys = sorted(_shared_fixtures(item))
-        if not keys:
-            continue
-        by_item[item] = keys
-        for other in keys[1:]:
-            parent[find(other)] = find(keys[0])
+        marks = item.iter_markers("xdist_group")
+        named = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+        keys = sorted(_shared_fixtures(item) | {f"mark:{name}" for name in named})
+        if keys:
+            by_item[item] = keys
+            for other in keys[1:]:
+                parent[find(other)] = find(keys[0])
+    worker = getattr(config.option, "loadgroup", False)  # an xdist worker, --dist loadgroup
     for item, keys in by_item.items():
         group = f"shared-{find(keys[0]).split(':')[-1]}"
         item.add_marker(pytest.mark.xdist_group(group))
-        if getattr(config.option, "loadgroup", False) and hasattr(item, "_id"):  # xdist worker
+        if worker and hasattr(item, "_id"):
             _suffix_node_id(item, group)
 
 
