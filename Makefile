@@ -5,6 +5,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP_VERSION := 26.3
 LOCK := constraints.txt
+# The suite runs on two worker processes (pytest-xdist; CI's machine has two cores). Tests that
+# share a costly module or session fixture stay on one worker (tests/conftest.py groups them).
+# `make test XDIST=` runs it in one process.
+XDIST ?= -n 2 --dist loadgroup
 
 .PHONY: run test fast lint lock clean
 
@@ -28,12 +32,12 @@ run: $(VENV)/.run-deps
 ## Install the test dependencies and run the whole suite (lint included, every tier).
 ## pytest exits 5 when it collected no tests: that is a failure here, not a pass.
 test: $(VENV)/.test-deps
-	$(BIN)/python -m pytest -m "slow or not slow" ; rc=$$?; \
+	$(BIN)/python -m pytest $(XDIST) -m "slow or not slow" ; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 ## The contributors' inner loop: everything but the slow tiers.
 fast: $(VENV)/.test-deps
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest $(XDIST) -m "not slow"
 
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

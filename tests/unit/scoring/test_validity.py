@@ -19,6 +19,10 @@ from soba_bench.scoring.views import capsule_view
 from soba_bench.session import entries as E
 from tests.unit.corpora.synthetic_helpers import SMALL_WINDOW, generated
 
+# scored() caches its replays in this process: under xdist the module stays on one worker, so
+# each replay is computed once, as in a serial run.
+pytestmark = pytest.mark.xdist_group("scoring-validity")
+
 SEEDS = (1, 2, 3)
 FIXED = "soba-0.6.14+newest-blockers"
 

@@ -1,0 +1,82 @@
+"""Suite-wide settings for running the tests on several processes (pytest-xdist).
+
+`make test` runs ``pytest -n 2 --dist loadgroup``: each test goes to whichever worker is free,
+except tests in one ``xdist_group``, which run on one worker. A fixture of module or session
+scope is built once per worker that needs it, so tests that share such a fixture (a CLI sweep,
+a corpus, a local model) are put in one group here: the fixture is built once, as in a serial
+run, instead of once on each worker. A module that caches work in module-level functions
+(functools.cache) says so with ``pytestmark = pytest.mark.xdist_group(NAME)``. Function-scoped
+fixtures (tmp_path, ...) are per test and never shared, so the other tests spread freely.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _shared_fixtures(item: pytest.Item) -> set[str]:
+    """Keys of the non-function-scoped fixtures from tests/ that ``item`` asks for, directly or
+    through other fixtures (autouse ones are left out: every test of their folder gets them,
+    and none is costly). A module fixture is keyed by its module, a session one by its name."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:  # not a python function item (e.g. a doctest)
+        return set()
+    keys, seen, todo = set(), set(), list(info.argnames)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in info.name2fixturedefs:
+            continue
+        seen.add(name)
+        fixturedef = info.name2fixturedefs[name][-1]  # the one this item gets
+        todo.extend(fixturedef.argnames)
+        if fixturedef.scope == "function":
+            continue
+        code = getattr(fixturedef.func, "__code__", None)
+        source = Path(code.co_filename) if code else None
+        if source is None or TESTS not in source.parents:
+            continue  # pytest's own (tmp_path_factory, ...): cheap and per worker anyway
+        where = source.relative_to(TESTS).with_suffix("").as_posix()
+        keys.add(name if fixturedef.scope == "session" else f"{fixturedef.scope}:{where}")
+    return keys
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put tests that share a costly fixture in one xdist group. Keys that meet in one test
+    are merged (a test using a module fixture and a session fixture joins both groups), and
+    an explicit ``xdist_group`` mark (for a module-level cache) is one more key."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    by_item = {}
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        named = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+        keys = sorted(_shared_fixtures(item) | {f"mark:{name}" for name in named})
+        if keys:
+            by_item[item] = keys
+            for other in keys[1:]:
+                parent[find(other)] = find(keys[0])
+    worker = getattr(config.option, "loadgroup", False)  # an xdist worker, --dist loadgroup
+    for item, keys in by_item.items():
+        group = f"shared-{find(keys[0]).split(':')[-1]}"
+        item.add_marker(pytest.mark.xdist_group(group))
+        if worker and hasattr(item, "_id"):
+            _suffix_node_id(item, group)
+
+
+def _suffix_node_id(item: pytest.Item, group: str) -> None:
+    """What xdist's loadgroup does with the mark (its scheduler reads the group from a
+    ``nodeid@group`` suffix), done here because pytest >= 9.2 keeps the node id in ``_id``
+    and ignores the ``_nodeid`` that xdist 3.8 sets, which would leave every group split."""
+    item._id = type(item._id).parse(f"{item.nodeid}@{group}")
+    if not item.nodeid.endswith(f"@{group}"):
+        raise pytest.UsageError(f"cannot put {item.nodeid} in xdist group {group}")
