@@ -23,6 +23,9 @@ GROUP_KEYS = ("corpus", "contextWindow", "maxOutputTokens")
 # Failure detectors whose firing makes a job unusable as a default, not just worse.
 FATAL_MODES = ("fm.compaction_loop", "fm.blocked_forever")
 BOOTSTRAP_SEED = 0
+# Below this many sessions a bootstrap interval is degenerate or nearly so: the sentence says
+# the ranking cannot be trusted instead of naming a winner as if it could.
+MIN_RANK_SESSIONS = 5
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,14 @@ def _sentence(board: pd.DataFrame) -> str:
         f"{best['95% interval']} over {best['n']} session(s)"
         + (f", {cost:,.0f} input tokens billed per session" if cost is not None else "")
     )
+    degraded = best["degraded rate"]
+    if degraded is not None and not math.isnan(degraded) and degraded > 0:
+        text += f", {degraded:.0%} of its capsules written by a fallback"
+    if best["n"] < MIN_RANK_SESSIONS:
+        text += (
+            f" (only {best['n']} session(s): too few to rank the jobs; the interval means "
+            "nothing at this n)"
+        )
     if len(feasible) > 1:
         runner = feasible.iloc[1]
         overlap = _interval(best["95% interval"])[0] <= _interval(runner["95% interval"])[1]

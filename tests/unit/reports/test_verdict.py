@@ -113,3 +113,15 @@ def test_without_ground_truth_availability_cannot_rank(monkeypatch):
 def test_feasible_jobs_follow_refusals(monkeypatch, refused):
     rs = runset([job("a", "soba")], sessions("a", 0.9, refused=refused), monkeypatch)
     assert V.feasible_jobs(rs).to_dict() == {"a": refused == 0}
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 12])
+def test_too_few_sessions_to_rank_is_said_and_fallback_capsules_are_named(monkeypatch, n):
+    rows = sessions("a", 0.95, n=n) + sessions("b", 0.90, n=n)
+    for row in rows[:n]:
+        row["degraded_rate"] = 1.0  # the best job's capsules are all timeout fallbacks
+    rs = runset([job("a", "soba"), job("b", "hybrid")], rows, monkeypatch)
+    (group,) = V.leaderboards(rs)
+    assert group.sentence.startswith("Best feasible: soba")
+    assert "100% of its capsules written by a fallback" in group.sentence
+    assert ("too few to rank" in group.sentence) == (n < V.MIN_RANK_SESSIONS)
