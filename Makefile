@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PIP_VERSION := 26.3
 LOCK := constraints.txt
 
-.PHONY: run test fast lint lock clean
+.PHONY: run test fast lint typecheck lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ run: $(VENV)/.run-deps
 
 ## Install the test dependencies and run the whole suite (lint included, every tier).
 ## pytest exits 5 when it collected no tests: that is a failure here, not a pass.
-test: $(VENV)/.test-deps
+test: $(VENV)/.test-deps typecheck
 	$(BIN)/python -m pytest -m "slow or not slow" ; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
@@ -35,8 +35,13 @@ test: $(VENV)/.test-deps
 fast: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -m "not slow"
 
-lint: $(VENV)/.test-deps
+lint: $(VENV)/.test-deps typecheck
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+## The type checker over the whole package ([tool.mypy] in pyproject.toml: strict on the core
+## stages). Any error fails the target, and with it `make test`, `make lint` and CI.
+typecheck: $(VENV)/.test-deps
+	$(BIN)/python -m mypy
 
 ## Re-resolve every dependency afresh and rewrite constraints.txt (then run `make test`).
 lock:
