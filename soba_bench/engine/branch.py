@@ -54,7 +54,7 @@ class LiveBranch:
         self._historical = 0
         self.last_capsule_index = -1
         self.capsule_count = 0
-        self.checkpoint_ids: set[str] = set()
+        self.checkpoint_ids: set[str | None] = set()  # as capsules carry them
         self._capsule_prefix_cache: dict[tuple[int, str | None], int] = {}
         self._reserved = set(reserved_ids or ())
         self._id_factory = id_factory or (lambda: uuid.uuid4().hex[:8])

@@ -25,7 +25,7 @@ from soba_bench.engine.attempt import (
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.config import EngineConfig
 from soba_bench.engine.cutpoint import find_cut_point
-from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted
+from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted, GenerationResult
 from soba_bench.engine.memory import capsule_to_memory, should_mirror
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.engine.policy import CONTEXT_OVERFLOW, HARD_LIMIT, USER_REQUEST, TriggerPolicy
@@ -194,7 +194,8 @@ class ContextManager:
             source_ids, source_items = list(span.ids), list(span.items)
         else:
             compacted = [e for e in window[:cut] if e.item is not None]
-            source_ids, source_items = [e.id for e in compacted], [e.item for e in compacted]
+            source_ids = [e.id for e in compacted]
+            source_items = [e.item for e in compacted if e.item is not None]
         kept = [e for e in window[cut:] if e.item is not None]
         if not source_items:
             return self._outcome(
@@ -209,7 +210,7 @@ class ContextManager:
             branch_index=branch,
             source_entry_ids=source_ids,
             source_items=source_items,
-            kept_items=[e.item for e in kept],
+            kept_items=[e.item for e in kept if e.item is not None],
             first_compacted_entry_id=source_ids[0],
             first_kept_entry_id=kept[0].id if kept else "root",
             trigger=plan.trigger,
@@ -264,11 +265,12 @@ class ContextManager:
         return None if span.broken else span
 
     def _conclude(
-        self, plan: CompactionPlan, ctx: AttemptContext, result, fallback: bool
+        self, plan: CompactionPlan, ctx: AttemptContext, result: GenerationResult, fallback: bool
     ) -> CompactionOutcome:
         draft, validation = result.draft, result.validation
         if ctx.externally_aborted or (ctx.aborted and not fallback):
-            reason = ctx.external.reason if ctx.externally_aborted else ctx.reason
+            external = ctx.external if ctx.externally_aborted else None
+            reason = external.reason if external is not None else ctx.reason
             return self._outcome(plan, O.CANCELLED, ctx, reason_message(reason), draft=draft)
         common = dict(
             strategy=result.strategy_used,

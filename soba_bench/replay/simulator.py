@@ -92,7 +92,7 @@ class Replayer:
         }
         self.max_effective = 0
         self.preflight_ms = 0.0
-        self.used_tokens = 0  # cumulative provider-reported input tokens (budget_update)
+        self.used_tokens: float = 0  # cumulative provider-reported input tokens (budget_update)
         self.usage = recorded_usage(session) if options.usage == USAGE_RECORDED else {}
         self.provider: SimulatedProvider | None = None
         if options.usage == USAGE_SIMULATED or options.simulate_overflow:
@@ -163,21 +163,25 @@ class Replayer:
 
     def _record(
         self,
-        index,
-        before_id,
-        flush,
-        pending,
-        result,
-        events_before,
-        wall_ms,
+        index: int,
+        before_id: str | None,
+        flush: bool,
+        pending: str | None,
+        result: BarrierResult | RecoveryResult,
+        events_before: int,
+        wall_ms: float,
         overflow: bool = False,
     ) -> None:
         snap = result.snapshot
         soft = self.engine.manager.policy.soft_limit(snap)
         self.max_effective = max(self.max_effective, snap.effectiveTokens)
-        can_proceed = result.shouldRetry if overflow else result.canProceed
+        # Only overflow recoveries return a RecoveryResult; its "may proceed" is shouldRetry.
+        can_proceed = (
+            result.shouldRetry if isinstance(result, RecoveryResult) else result.canProceed
+        )
         attempt = None
         if result.plan is not None:
+            assert result.outcome is not None  # the controller ends every plan in an outcome
             self.seq += 1
             attempt = attempt_line(
                 seq=self.seq,
@@ -233,7 +237,7 @@ class Replayer:
             command = (
                 compact_command_of(item) if role == "user" and self.options.commands else False
             )
-            if command is not False:
+            if isinstance(command, str):  # compact_command_of: the instructions, or False
                 self.compact_command(index, entry, command)
             elif role == "user":
                 if self.turn == 0 or opening is None or entry.id in opening:

@@ -16,6 +16,7 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from soba_bench.errors import InputError, OutputError, json_error_text
 from soba_bench.jscompat import js_json_parse
@@ -27,7 +28,7 @@ from soba_bench.session.model import LineIssue, Session
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def read_bytes(path: str | os.PathLike) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """File content, gunzipped when it is gzip (detected by content, not by name)."""
     p = Path(path)
     try:
@@ -54,7 +55,7 @@ def parse_lines(
     issues: list[LineIssue] = []
     seen_ids: set[str] = set()
 
-    def bad(lineno: int, message: str, **kw) -> None:
+    def bad(lineno: int, message: str, **kw: Any) -> None:
         err = InputError(message, path=path, line=lineno, **kw)
         if strict:
             raise err
@@ -153,7 +154,7 @@ def parse_lines(
     return out, issues
 
 
-def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
+def read_session(path: str | os.PathLike[str], *, strict: bool = True) -> Session:
     """Read a ``.jsonl`` or ``.jsonl.gz`` SOBA session. The file is opened read-only."""
     path_str = str(path)
     entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
@@ -169,7 +170,7 @@ def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
     return Session(tuple(entries), path=path_str, issues=tuple(issues))
 
 
-def dumps_line(data: dict) -> str:
+def dumps_line(data: dict[str, Any]) -> str:
     """One compact JSON line, as SOBA's JSON.stringify writes it."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     try:
@@ -195,7 +196,7 @@ def _file_mode(target: Path) -> int:
 _TEMP_NAME = re.compile(r"^\..+\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 
 
-def atomic_write_bytes(path: str | os.PathLike, payload: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike[str], payload: bytes) -> None:
     """Write ``payload`` to ``path`` via a temporary file in the same folder and a rename."""
     target = Path(path)
     try:
@@ -229,7 +230,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_stale_temps(folder: str | os.PathLike, *, recursive: bool = False) -> list[Path]:
+def remove_stale_temps(folder: str | os.PathLike[str], *, recursive: bool = False) -> list[Path]:
     """Delete the temporary files that killed writers left in ``folder`` (their pid is gone);
     a temporary file of a live process is left alone. Returns what was removed."""
     root = Path(folder)
@@ -246,17 +247,17 @@ def remove_stale_temps(folder: str | os.PathLike, *, recursive: bool = False) ->
     return removed
 
 
-def encode_jsonl(objects: Iterable[dict], *, gz: bool = False) -> bytes:
+def encode_jsonl(objects: Iterable[dict[str, Any]], *, gz: bool = False) -> bytes:
     payload = "".join(dumps_line(o) + "\n" for o in objects).encode("utf-8")
     return gzip.compress(payload, mtime=0) if gz else payload
 
 
-def write_jsonl(path: str | os.PathLike, objects: Iterable[dict]) -> None:
+def write_jsonl(path: str | os.PathLike[str], objects: Iterable[dict[str, Any]]) -> None:
     """Atomically write JSON objects as JSONL; gzip when the name ends in ``.gz``."""
     atomic_write_bytes(path, encode_jsonl(objects, gz=str(path).endswith(".gz")))
 
 
-def write_session(session: Session | Iterable[Entry], path: str | os.PathLike) -> None:
+def write_session(session: Session | Iterable[Entry], path: str | os.PathLike[str]) -> None:
     """Write every line of a session, in order, atomically."""
     lines = session.lines if isinstance(session, Session) else session
     write_jsonl(path, (e.data for e in lines))
