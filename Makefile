@@ -48,4 +48,4 @@ lock:
 	PYTHON=$(PYTHON) sh scripts/lock.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

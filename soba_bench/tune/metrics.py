@@ -143,8 +143,8 @@ def session_metrics(folder: Path) -> SessionMetrics:
     scored = bool(scores)
     summarizer = record.summarizer_name
     out: SessionMetrics = {}
-    for row in layout.read_sessions():
-        name = row.session
+    for session_row in layout.read_sessions():
+        name = session_row.session
         lines = _read_jsonl(layout.barriers(name))
         attempts = [x for x in lines if x.get("kind") == "attempt"]
         completed = [x for x in attempts if x.get("outcome") == COMPLETED]
@@ -161,7 +161,7 @@ def session_metrics(folder: Path) -> SessionMetrics:
             "capsule_retention": views.get(("capsule", "capsules")),
             "soba_quality": _mean([float(c["score"]) for c in caps]),
             "soba_quality_pass_rate": _mean([1.0 if c["passed"] else 0.0 for c in caps]),
-            "refused": float(row.counts.get("blocked", 0)),
+            "refused": float(session_row.counts.get("blocked", 0)),
             "overflows": float(overflows),
             "blocked_forever": (1.0 if name in stuck else 0.0) if scored else None,
             "degraded_rate": _fallback_rate(completed, summarizer),
