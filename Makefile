@@ -10,7 +10,7 @@ LOCK := constraints.txt
 # `make test XDIST=` runs it in one process.
 XDIST ?= -n 2 --dist loadgroup
 
-.PHONY: run test fast lint lock clean
+.PHONY: run test fast lint typecheck lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ run: $(VENV)/.run-deps
 
 ## Install the test dependencies and run the whole suite (lint included, every tier).
 ## pytest exits 5 when it collected no tests: that is a failure here, not a pass.
-test: $(VENV)/.test-deps
+test: $(VENV)/.test-deps typecheck
 	$(BIN)/python -m pytest $(XDIST) -m "slow or not slow" ; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
@@ -39,12 +39,17 @@ test: $(VENV)/.test-deps
 fast: $(VENV)/.test-deps
 	$(BIN)/python -m pytest $(XDIST) -m "not slow"
 
-lint: $(VENV)/.test-deps
+lint: $(VENV)/.test-deps typecheck
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+## The type checker over the whole package ([tool.mypy] in pyproject.toml: strict on the core
+## stages). Any error fails the target, and with it `make test`, `make lint` and CI.
+typecheck: $(VENV)/.test-deps
+	$(BIN)/python -m mypy
 
 ## Re-resolve every dependency afresh and rewrite constraints.txt (then run `make test`).
 lock:
 	PYTHON=$(PYTHON) sh scripts/lock.sh
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -20,7 +20,8 @@ from soba_bench.engine.variants import DEFAULT_VARIANT, VARIANTS
 from soba_bench.meter import DEFAULT_METER
 from soba_bench.replay.output import jsonl_payload, replayed_session_lines, write_all
 from soba_bench.replay.provider import USAGE_MODES, USAGE_NONE
-from soba_bench.replay.simulator import ReplayOptions, replay_session
+from soba_bench.replay.rules import ReplayOptions
+from soba_bench.replay.simulator import replay_session
 from soba_bench.replay.trace import ReplayTrace
 
 
@@ -93,7 +94,7 @@ def format_summary(trace: ReplayTrace) -> str:
         f"attempts   {s['attempts']}",
     ]
     for trigger, count in sorted(s["byTrigger"].items()):
-        outcomes = {}
+        outcomes: dict[str, int] = {}
         for a in trace.attempts:
             if a["trigger"] == trigger:
                 outcomes[a["outcome"]] = outcomes.get(a["outcome"], 0) + 1

@@ -83,13 +83,14 @@ def compose(config_dir: Path, name: str, overrides: list[str]) -> dict[str, Any]
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
-    from omegaconf import OmegaConf
     from omegaconf.errors import OmegaConfBaseException
+
+    from soba_bench.sweep.schema import plain_config
 
     try:
         with initialize_config_dir(config_dir=str(config_dir), version_base="1.3"):
             cfg = hydra_compose(config_name=name, overrides=overrides)
-        return OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
+        return plain_config(cfg)
     except (HydraException, OmegaConfBaseException) as exc:
         text = " ".join(str(exc).split())
         raise InputError(f"bad override or config ({text})", path=str(config_dir)) from None

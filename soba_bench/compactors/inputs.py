@@ -73,9 +73,10 @@ class ReplayedInputs:
                 position.setdefault(entry.id, index)
         out = []
         for number, line in enumerate(self.attempts, start=1):
-            index = position.get(line.get(INPUT_THROUGH))
-            if index is not None:
-                out.append(Moment(number, index, line))
+            through = line.get(INPUT_THROUGH)  # an entry id (ids are strings), if any
+            at = position.get(through) if isinstance(through, str) else None
+            if at is not None:
+                out.append(Moment(number, at, line))
         last = self.attempts[-1] if self.attempts else {}
         out.append(Moment(final, len(replayed) - 1, last))
         return out
@@ -91,7 +92,8 @@ def rival_input(branch: Sequence[Entry], state: dict[str, Any]) -> list[dict[str
     for index, entry in enumerate(branch):
         if entry.id is not None:
             position.setdefault(entry.id, index)
-    masked = position.get(state.get(MASKED_THROUGH), -1)
+    through = state.get(MASKED_THROUGH)  # an entry id (ids are strings), if any
+    masked = position.get(through, -1) if isinstance(through, str) else -1
     capsule = next(
         (i for i in range(len(branch) - 1, -1, -1) if branch[i].kind == E.CONTEXT_CAPSULE), None
     )
@@ -102,6 +104,7 @@ def rival_input(branch: Sequence[Entry], state: dict[str, Any]) -> list[dict[str
         pinned = [position[i] for i in state.get(PINNED) or () if i in position]
         for i in pinned:
             item = branch[i].item
+            assert item is not None  # peers pin items only
             prefix.append(mask_output(item) if i <= masked and is_output(item) else item)
         # SOBA's buildInput quirk: a first-kept id not on the branch sends no tail at all.
         start = position.get(data["provenance"]["firstKeptEntryId"], len(branch))

@@ -106,7 +106,7 @@ class OpenCode(PeerCompactor):
 
     def on_turn_complete(self, snapshot: ContextSnapshot, branch: PeerBranch) -> TriggerDecision:
         indexes, tokens = self.prunable(branch)
-        if not indexes or tokens <= self.prune_rule["prune_minimum"]:
+        if not indexes or self.prune_rule is None or tokens <= self.prune_rule["prune_minimum"]:
             return TriggerDecision(False, None, f"opencode: {tokens} prunable tokens")
         return TriggerDecision(
             True, TURN_COMPLETE, f"opencode: prune {len(indexes)} tool outputs", tokens, 0

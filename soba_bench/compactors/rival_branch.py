@@ -14,7 +14,7 @@ The original entries are kept, so a replay still writes the transcript as record
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.session import entries as E
@@ -30,7 +30,7 @@ def mask_output(item: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
-def is_output(item: dict[str, Any] | None) -> bool:
+def is_output(item: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
     return item is not None and item.get("type") in E.OUTPUT_TYPES
 
 
@@ -66,7 +66,7 @@ class RivalBranch(LiveBranch):
         deltas: dict[int, int] = {}
         for index in indexes:
             old = self.entries[index]
-            item = mask_output(old.item)
+            item = mask_output(self._output_item(index))
             self.originals.setdefault(index, old)
             self.entries[index] = Entry(old.kind, {**old.data, "item": item}, old.line)
             deltas[index] = self.meter.count_item(item) - self.item_tokens(index)
@@ -87,10 +87,15 @@ class RivalBranch(LiveBranch):
             running += deltas.get(position - 1, 0)
             self._prefix[position] += running
 
+    def _output_item(self, index: int) -> dict[str, Any]:
+        item = self.entries[index].item
+        assert item is not None  # masking is asked only of tool outputs, which are items
+        return item
+
     def masked_saving(self, indexes: list[int]) -> int:
         """Tokens masking ``indexes`` would save (without masking them)."""
         return sum(
-            self.item_tokens(i) - self.meter.count_item(mask_output(self.entries[i].item))
+            self.item_tokens(i) - self.meter.count_item(mask_output(self._output_item(i)))
             for i in indexes
         )
 

@@ -59,7 +59,9 @@ def truncation_start(
             break
         item = item_at(index)
         kind = item.get("type") if item is not None else None
-        if kind in E.OUTPUT_TYPES:
+        if item is None:  # kind is None too: neither a call nor an output
+            pass
+        elif kind in E.OUTPUT_TYPES:
             open_calls.add(call_key(item.get("call_id")))
         elif kind in E.CALL_TYPES:
             open_calls.discard(call_key(item.get("call_id")))

@@ -147,6 +147,7 @@ class AttemptContext:
                 self._forward()
 
     def _forward(self) -> None:
+        assert self.external is not None  # registered only as the external signal's listener
         self._abort(self.external.reason)
 
     def _abort(self, reason: Any) -> None:
@@ -183,20 +184,27 @@ class AttemptContext:
         return self._wait_real(call)
 
     def _simulate(self, reply: SimulatedReply) -> str:
-        finish = self.clock.now_ms() + max(0.0, reply.latency_ms)
+        clock, external = self.clock, self.external
+        assert isinstance(clock, VirtualClock)  # call_model sends only virtual clocks here
+        finish = clock.now_ms() + max(0.0, reply.latency_ms)
         abort_at = None
-        if self.external is not None and self.external.abort_at_ms is not None:
-            abort_at = self.external.abort_at_ms
+        if external is not None and external.abort_at_ms is not None:
+            abort_at = external.abort_at_ms
         first = min(t for t in (finish, self.deadline_ms, abort_at) if t is not None)
-        if abort_at is not None and abort_at == first and abort_at < finish:
-            self.clock.advance(abort_at - self.clock.now_ms())
-            self.external.poll(self.clock.now_ms())
+        if (
+            external is not None
+            and abort_at is not None
+            and abort_at == first
+            and abort_at < finish
+        ):
+            clock.advance(abort_at - clock.now_ms())
+            external.poll(clock.now_ms())
             raise Interrupted(self.reason)
         if self.deadline_ms < finish:
-            self.clock.advance(self.deadline_ms - self.clock.now_ms())
+            clock.advance(self.deadline_ms - clock.now_ms())
             self._time_out()
             raise Interrupted(self.reason)
-        self.clock.advance(finish - self.clock.now_ms())
+        clock.advance(finish - clock.now_ms())
         if reply.error is not None:
             raise RuntimeError(reply.error)
         return reply.text if reply.text is not None else ""
@@ -208,7 +216,8 @@ class AttemptContext:
         pool.shutdown(wait=False)  # a provider that ignores cancellation just finishes alone
         while True:
             if future.done():
-                return future.result()
+                reply: str = future.result()
+                return reply
             if self.aborted:
                 raise Interrupted(self.reason)
             remaining = self.deadline_ms - self.clock.now_ms()

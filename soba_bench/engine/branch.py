@@ -54,7 +54,7 @@ class LiveBranch:
         self._historical = 0
         self.last_capsule_index = -1
         self.capsule_count = 0
-        self.checkpoint_ids: set[str] = set()
+        self.checkpoint_ids: set[str | None] = set()  # as capsules carry them
         self._capsule_prefix_cache: dict[tuple[int, str | None], int] = {}
         self._reserved = set(reserved_ids or ())
         # SOBA draws entry ids at random; any id is faithful, so they are drawn from a

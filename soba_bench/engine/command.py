@@ -31,7 +31,7 @@ def parse_compact_command(text: str) -> str | bool:
 
 def run_compact_command(
     engine: Engine, instructions: str | None, *, fingerprint: str | None = None
-) -> tuple[CompactionOutcome, list[dict]]:
+) -> tuple[CompactionOutcome, list[dict[str, Any]]]:
     """Run ``/compact`` as SOBA's command layer does; returns the outcome and its events."""
     branch, manager = engine.branch, engine.manager
     window = manager.config.contextWindow

@@ -13,6 +13,8 @@ from soba_bench.engine.attempt import AbortSignal
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.engine.policy import CONTEXT_OVERFLOW, TURN_COMPLETE, TriggerDecision
+from soba_bench.engine.snapshot import ContextSnapshot
+from soba_bench.errors import HarnessFault
 from soba_bench.jscompat import js_number
 
 _PRIORITY = {TURN_COMPLETE: 1, "milestone": 2, "plan_pivot": 2}
@@ -107,8 +109,14 @@ class ContextController:
         return True
 
     # ── the barrier ─────────────────────────────────────────────────────────────
-    def _snapshot(self, metrics: RequestMetrics):
-        return self.manager.get_snapshot(
+    def _configured(self) -> ContextManager:
+        """The manager, on the paths that run only after checking that there is one."""
+        if self.manager is None:
+            raise HarnessFault("the controller has no context manager")
+        return self.manager
+
+    def _snapshot(self, metrics: RequestMetrics) -> ContextSnapshot:
+        return self._configured().get_snapshot(
             metrics.systemPromptTokens, metrics.toolSchemaTokens, metrics.requestFingerprint
         )
 
@@ -201,7 +209,7 @@ class ContextController:
             decision.estimatedSavingsRatio,
         )
         outcome, post = self._run(plan, metrics, signal)
-        seen = {"snapshot": snapshot, "post_snapshot": post, "plan": plan}
+        seen: dict[str, Any] = {"snapshot": snapshot, "post_snapshot": post, "plan": plan}
         if outcome.status == O.COMPLETED and post.effectiveTokens <= post.hardLimit:
             return RecoveryResult(True, True, outcome=outcome, **seen)
         if outcome.status == O.COMPLETED:
@@ -230,15 +238,17 @@ class ContextController:
             return None
 
     # ── events ──────────────────────────────────────────────────────────────────
-    def _run(self, plan: CompactionPlan, metrics: RequestMetrics, signal):
+    def _run(
+        self, plan: CompactionPlan, metrics: RequestMetrics, signal: AbortSignal | None
+    ) -> tuple[CompactionOutcome, ContextSnapshot]:
         self._emit_start(plan)
-        outcome = self.manager.execute_plan(plan, signal)
+        outcome = self._configured().execute_plan(plan, signal)
         post = self._snapshot(metrics)
         self._emit_outcome(plan, outcome, post.effectiveTokens)
         return outcome, post
 
     def _now(self) -> int:
-        return self.manager.clock.epoch_ms()
+        return self._configured().clock.epoch_ms()
 
     def _emit_start(self, plan: CompactionPlan) -> None:
         snap = plan.snapshot
@@ -251,7 +261,7 @@ class ContextController:
                 "reason": ev.legacy_reason(plan.trigger),
                 "tokensBefore": snap.effectiveTokens,
                 "effectiveTokens": snap.effectiveTokens,
-                "softLimit": self.manager.policy.soft_limit(snap),
+                "softLimit": self._configured().policy.soft_limit(snap),
                 "hardLimit": snap.hardLimit,
                 "required": plan.required,
                 "source": snap.source,
@@ -270,7 +280,7 @@ class ContextController:
         metrics = outcome.metrics
         after = metrics["estimatedTokensAfter"] if metrics else measured_after
         reclaimed = metrics["reclaimedTokens"] if metrics else max(0, snap.effectiveTokens - after)
-        soft = self.manager.policy.soft_limit(snap)
+        soft = self._configured().policy.soft_limit(snap)
         common = {
             "timestamp": self._now(),
             "operationId": plan.operationId,

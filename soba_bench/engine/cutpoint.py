@@ -159,7 +159,9 @@ def find_cut_point(
         meter = get_meter()
 
         def tokens_of(i: int) -> int:
-            return meter.count_item(entries[i].item)
+            item = entries[i].item
+            assert item is not None  # the search measures item entries only
+            return meter.count_item(item)
 
     window = _Window(entries, tokens_of, positions, offset)
     if sums is not None:

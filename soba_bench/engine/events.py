@@ -99,7 +99,7 @@ _NOT_WS = f"[^{JS_WHITESPACE}"
 _JS = re.ASCII
 # Secret scrubbing of string values, rule by rule (private keys, bearer headers, key
 # assignments, provider key prefixes, GitHub/AWS/Slack tokens, JWTs, credential URLs).
-_SCRUB_RULES: list[tuple[re.Pattern, str]] = [
+_SCRUB_RULES: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
         "[REDACTED PRIVATE KEY]",

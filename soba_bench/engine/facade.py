@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.branch import LiveBranch
@@ -36,7 +37,7 @@ class Engine:
         meter: Meter | None = None,
         compatibility_key: str | None = None,
         seed: int = 0,
-        memory_sink=None,
+        memory_sink: Callable[[dict[str, Any]], Any] | None = None,
     ) -> Engine:
         config = config or EngineConfig()
         if branch is None:

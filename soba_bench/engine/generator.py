@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from soba_bench.engine.attempt import AttemptContext, Interrupted
 from soba_bench.engine.strategies.base import Draft, GenerationInput, Strategy
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
-from soba_bench.engine.validator import ValidationResult, validate_draft
+from soba_bench.engine.validator import EntryIndex, ValidationResult, validate_draft
 from soba_bench.engine.variants import EngineVariant
 from soba_bench.errors import HarnessFault
+from soba_bench.meter.base import Meter
 from soba_bench.secrets_scan import scrub_value
 from soba_bench.session.capsule_text import capsule_input_items
 
@@ -39,7 +40,7 @@ class GenerationResult:
     fallback_chain: list[str]
 
 
-def measure(draft: Draft, gen: GenerationInput, meter, kept_tokens: int) -> None:
+def measure(draft: Draft, gen: GenerationInput, meter: Meter, kept_tokens: int) -> None:
     """SOBA's ``_calculateMetrics``: after = sys + tools + capsule prefix + kept items."""
     native = draft.nativeContinuation
     capsule = {
@@ -62,7 +63,7 @@ def measure(draft: Draft, gen: GenerationInput, meter, kept_tokens: int) -> None
 
 
 class CapsuleGenerator:
-    def __init__(self, chain: Sequence[Strategy], variant: EngineVariant, meter) -> None:
+    def __init__(self, chain: Sequence[Strategy], variant: EngineVariant, meter: Meter) -> None:
         if not chain:
             raise ValueError("the strategy chain needs at least one strategy")
         self.chain = list(chain)
@@ -70,7 +71,13 @@ class CapsuleGenerator:
         self.meter = meter
 
     def _finish(
-        self, strategy: Strategy, gen: GenerationInput, ctx, branch, blocking, kept_tokens
+        self,
+        strategy: Strategy,
+        gen: GenerationInput,
+        ctx: AttemptContext,
+        branch: EntryIndex,
+        blocking: bool,
+        kept_tokens: int,
     ) -> tuple[Draft, ValidationResult]:
         draft = strategy.generate(gen, ctx, self.variant)
         if self.variant.extended_redaction:  # before measuring: the markers cost tokens too
@@ -92,7 +99,12 @@ class CapsuleGenerator:
         return draft, validation
 
     def generate(
-        self, gen: GenerationInput, ctx: AttemptContext, branch, blocking: bool, kept_tokens: int
+        self,
+        gen: GenerationInput,
+        ctx: AttemptContext,
+        branch: EntryIndex,
+        blocking: bool,
+        kept_tokens: int,
     ) -> GenerationResult:
         chain: list[str] = []
         last: tuple[Draft, ValidationResult] | None = None
@@ -114,7 +126,12 @@ class CapsuleGenerator:
         return GenerationResult(last[0], last[1], chain[-1], chain)
 
     def generate_deterministic(
-        self, gen: GenerationInput, ctx: AttemptContext, branch, blocking: bool, kept_tokens: int
+        self,
+        gen: GenerationInput,
+        ctx: AttemptContext,
+        branch: EntryIndex,
+        blocking: bool,
+        kept_tokens: int,
     ) -> GenerationResult:
         """The timeout fallback: one deterministic run, not raced."""
         strategy = DeterministicStrategy()

@@ -14,7 +14,7 @@ from typing import Any
 from soba_bench.engine.branch import LiveBranch, iso_now
 from soba_bench.engine.cutpoint import find_cut_point
 from soba_bench.jscompat import js_round
-from soba_bench.meter import get_meter
+from soba_bench.meter import Meter, get_meter
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import build_input
 from soba_bench.session.entries import Entry
@@ -44,19 +44,23 @@ def _items(entries: Sequence[Entry]) -> list[dict[str, Any]]:
     return [e.item for e in entries if e.item is not None]
 
 
-def get_current_tokens(entries: Sequence[Entry], meter=None) -> int:
+def get_current_tokens(entries: Sequence[Entry], meter: Meter | None = None) -> int:
     meter = meter or get_meter()
     return sum(meter.count_item(i) for i in _items(entries))
 
 
 def should_compact(
-    entries: Sequence[Entry], context_window: float = DEFAULT_CONTEXT_WINDOW, meter=None
+    entries: Sequence[Entry],
+    context_window: float = DEFAULT_CONTEXT_WINDOW,
+    meter: Meter | None = None,
 ) -> bool:
     return get_current_tokens(entries, meter) > context_window * COMPACT_THRESHOLD
 
 
 def estimate_compaction_savings(
-    entries: Sequence[Entry], keep_recent_tokens: float = DEFAULT_KEEP_RECENT_TOKENS, meter=None
+    entries: Sequence[Entry],
+    keep_recent_tokens: float = DEFAULT_KEEP_RECENT_TOKENS,
+    meter: Meter | None = None,
 ) -> dict[str, int]:
     meter = meter or get_meter()
     total = get_current_tokens(entries, meter)
@@ -86,7 +90,11 @@ class LegacyCompactionError(Exception):
 
 
 def _append_compaction(
-    branch: LiveBranch, response_id: str, item: dict[str, Any], first_kept: str, tokens_before: int
+    branch: LiveBranch,
+    response_id: str | None,  # as the server sent it (or not)
+    item: dict[str, Any],
+    first_kept: str | None,
+    tokens_before: int,
 ) -> str:
     entry_id = branch.new_entry_id()
     branch.append(
@@ -135,7 +143,7 @@ def legacy_compact(
     compacted, kept = items[:cut], items[cut:]
     tokens_before = sum(meter.count_item(i) for i in items)
     tokens_kept = sum(meter.count_item(i) for i in kept)
-    first_kept = "root"
+    first_kept: str | None = "root"
     if kept:
         # Identity, not equality: a duplicate older message must not be picked.
         first_kept = next(

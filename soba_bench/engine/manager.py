@@ -1,5 +1,8 @@
 """The context manager: plans, strictly sequential execution, and every outcome with SOBA's
-reason texts (engine.md e.1, e.2, d.4, d.6). The only append is the capsule at step 12."""
+reason texts (engine.md e.1, e.2, d.4, d.6), and its other entry points: ``/compact``,
+scheduled compaction, the older hard-limit and overflow checks that hosts and SOBA's own tests
+call directly, and the sidebar numbers (d.4, d.6, l.4). The only append is the capsule at
+step 12."""
 
 from __future__ import annotations
 
@@ -23,11 +26,10 @@ from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.compactor import SOBA_CAPSULES, Attempt, Compactor
 from soba_bench.engine.config import EngineConfig
 from soba_bench.engine.cutpoint import find_cut_point
-from soba_bench.engine.entrypoints import ManagerEntryPoints
 from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted, GenerationResult
 from soba_bench.engine.memory import capsule_to_memory, should_mirror
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
-from soba_bench.engine.policy import USER_REQUEST, TriggerPolicy
+from soba_bench.engine.policy import CONTEXT_OVERFLOW, HARD_LIMIT, USER_REQUEST, TriggerPolicy
 from soba_bench.engine.snapshot import ContextMeter, ContextSnapshot
 from soba_bench.engine.span import SpanDigest
 from soba_bench.engine.strategies.base import GenerationInput, Strategy
@@ -38,8 +40,11 @@ from soba_bench.jscompat import js_number, js_to_fixed
 
 log = logging.getLogger("soba_bench.engine.manager")
 
+MANUAL_SYSTEM_PROMPT_TOKENS = 1000  # /compact hard-codes these (engine.md b.2)
+MANUAL_TOOL_SCHEMA_TOKENS = 500
 
-class ContextManager(ManagerEntryPoints):
+
+class ContextManager:
     """Owns the meter, the policy and the generator for one branch."""
 
     # True: an attempt reads only the entries that joined its span since the last attempt
@@ -203,7 +208,8 @@ class ContextManager(ManagerEntryPoints):
             source_ids, source_items = list(span.ids), list(span.items)
         else:
             compacted = [e for e in window[:cut] if e.item is not None]
-            source_ids, source_items = [e.id for e in compacted], [e.item for e in compacted]
+            source_ids = [e.id for e in compacted]
+            source_items = [e.item for e in compacted if e.item is not None]
         kept = [e for e in window[cut:] if e.item is not None]
         if not source_items:
             return self.outcome(
@@ -218,7 +224,7 @@ class ContextManager(ManagerEntryPoints):
             branch_index=branch,
             source_entry_ids=source_ids,
             source_items=source_items,
-            kept_items=[e.item for e in kept],
+            kept_items=[e.item for e in kept if e.item is not None],
             first_compacted_entry_id=source_ids[0],
             first_kept_entry_id=kept[0].id if kept else "root",
             trigger=plan.trigger,
@@ -285,11 +291,12 @@ class ContextManager(ManagerEntryPoints):
         return None if span.broken else span
 
     def _conclude(
-        self, plan: CompactionPlan, ctx: AttemptContext, result, fallback: bool
+        self, plan: CompactionPlan, ctx: AttemptContext, result: GenerationResult, fallback: bool
     ) -> CompactionOutcome:
         draft, validation = result.draft, result.validation
         if ctx.externally_aborted or (ctx.aborted and not fallback):
-            reason = ctx.external.reason if ctx.externally_aborted else ctx.reason
+            external = ctx.external if ctx.externally_aborted else None
+            reason = external.reason if external is not None else ctx.reason
             return self.outcome(plan, O.CANCELLED, ctx, reason_message(reason), draft=draft)
         common = dict(
             strategy=result.strategy_used,
@@ -396,6 +403,155 @@ class ContextManager(ManagerEntryPoints):
             self.memory_sink(capsule_to_memory(capsule, self.branch.session_id))
         except Exception as exc:  # memory mirrors are advisory
             log.warning("memory mirror failed: %s", exc)
+
+    # The entry points hosts call besides the agent loop's triggers (engine.md d.4, d.6, l.4).
+
+    def manual_compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        fingerprint: str | None = None,
+        signal: AbortSignal | None = None,
+        system_prompt_tokens: float = MANUAL_SYSTEM_PROMPT_TOKENS,
+        tool_schema_tokens: float = MANUAL_TOOL_SCHEMA_TOKENS,
+    ) -> CompactionOutcome:
+        """``manualCompact``: straight to the manager, no soft ROI minima. The non-session
+        tokens default to the 1000/500 that the ``/compact`` command hard-codes; SOBA's
+        manager takes them as arguments (its own tests pass 10/5)."""
+        fp = fingerprint or f"manual_compact_{self.clock.epoch_ms()}"
+        snap = self._measure(system_prompt_tokens, tool_schema_tokens, fp)
+        decision = self.policy.evaluate_user_request(snap)
+        if not decision.shouldCompact:
+            return CompactionOutcome(
+                status=O.SKIPPED,
+                trigger=USER_REQUEST,
+                reason=decision.reason,
+                operationId=self._operation_id(),
+                durationMs=0,
+                required=False,
+            )
+        plan = self.create_plan(
+            USER_REQUEST,
+            snap,
+            False,
+            decision.estimatedReclaimableTokens,
+            decision.estimatedSavingsRatio,
+            custom_instructions or None,
+        )
+        return self.execute_plan(plan, signal)
+
+    def compact_scheduled(self, trigger: str, snapshot: ContextSnapshot) -> CompactionOutcome:
+        """No pre-generation ROI, only the post-generation gate."""
+        return self.execute_plan(self.create_plan(trigger, snapshot, False))
+
+    def _required(
+        self, trigger: str, sys_tokens: float, tool_tokens: float, fingerprint: str
+    ) -> CompactionOutcome | None:
+        """One required plan if the trigger's policy asks for it, else None."""
+        snap = self._measure(sys_tokens, tool_tokens, fingerprint)
+        decide = (
+            self.policy.evaluate_hard_limit
+            if trigger == HARD_LIMIT
+            else self.policy.evaluate_context_overflow
+        )
+        decision = decide(snap)
+        if not decision.shouldCompact:
+            return None
+        plan = self.create_plan(
+            trigger, snap, True, decision.estimatedReclaimableTokens, decision.estimatedSavingsRatio
+        )
+        return self.execute_plan(plan)
+
+    def pre_inference_check(
+        self, sys_tokens: float, tool_tokens: float, fingerprint: str
+    ) -> dict[str, Any]:
+        """The older hard-limit-only entry point (d.6)."""
+        outcome = self._required(HARD_LIMIT, sys_tokens, tool_tokens, fingerprint)
+        if outcome is None:
+            return {"canProceed": True, "compactionPerformed": False}
+        if outcome.status != O.COMPLETED:
+            return {
+                "canProceed": False,
+                "compactionPerformed": False,
+                "error": outcome.reason,
+                "outcome": outcome,
+            }
+        post = self._measure(sys_tokens, tool_tokens, fingerprint)
+        if post.effectiveTokens > post.hardLimit:
+            return {
+                "canProceed": False,
+                "compactionPerformed": True,
+                "outcome": outcome,
+                "error": f"Post-compaction effective tokens ({js_number(post.effectiveTokens)})"
+                f" still exceed hard limit ({js_number(post.hardLimit)}). "
+                "Compaction freed insufficient context.",
+            }
+        return {"canProceed": True, "compactionPerformed": True, "outcome": outcome}
+
+    def handle_context_overflow(
+        self, sys_tokens: float, tool_tokens: float, fingerprint: str
+    ) -> dict[str, Any]:
+        """Always one required context_overflow plan, no per-turn limit (d.6)."""
+        outcome = self._required(CONTEXT_OVERFLOW, sys_tokens, tool_tokens, fingerprint)
+        if outcome is None:
+            # evaluate_context_overflow always asks for a plan; reaching this is our bug.
+            raise HarnessFault("the context_overflow policy declined a required plan")
+        if outcome.status != O.COMPLETED:
+            return {
+                "recovered": False,
+                "shouldRetry": False,
+                "outcome": outcome,
+                "error": outcome.reason,
+            }
+        post = self._measure(sys_tokens, tool_tokens, fingerprint)
+        if post.effectiveTokens > post.hardLimit:
+            return {
+                "recovered": False,
+                "shouldRetry": False,
+                "outcome": outcome,
+                "error": "Emergency compaction freed insufficient context. Post-compaction: "
+                f"{js_number(post.effectiveTokens)}, hard limit: "
+                f"{js_number(post.hardLimit)}",
+            }
+        return {"recovered": True, "shouldRetry": True, "outcome": outcome}
+
+    def debug_info(self) -> dict[str, Any]:
+        """The sidebar numbers (engine.md l.4)."""
+        snap = self.last_snapshot
+        last = self.last_outcome
+        last_compact: dict[str, Any] | None
+        if last is not None:
+            last_compact = {
+                "status": last.status,
+                "trigger": last.trigger,
+                "checkpointId": last.checkpointId,
+                "durationMs": last.durationMs,
+                "reclaimedTokens": (last.metrics or {}).get("reclaimedTokens", 0),
+            }
+        else:
+            capsule = self.branch.last_capsule
+            last_compact = (
+                None
+                if capsule is None
+                else {
+                    "status": O.COMPLETED,
+                    "trigger": capsule.data["trigger"],
+                    "checkpointId": capsule.data["checkpointId"],
+                    "durationMs": capsule.data["metrics"].get("generationDurationMs"),
+                    "reclaimedTokens": capsule.data["metrics"].get("reclaimedTokens"),
+                }
+            )
+        hard = self.meter.hard_limit
+        return {
+            "source": "provider_usage" if self.meter.watermark else "estimated",
+            "safetyReserveTokens": self.meter.safety_reserve_tokens,
+            "maxOutputTokens": self.meter.max_output_tokens,
+            "contextWindow": self.meter.context_window,
+            "hardLimit": hard,
+            "effectiveTokens": snap.effectiveTokens if snap else 0,
+            "softLimit": self.policy.soft_limit_for(snap.hardLimit if snap else hard),
+            "lastCompact": last_compact,
+        }
 
 
 def _error_text(exc: BaseException) -> str:

@@ -29,7 +29,7 @@ def _truncate(value: str, max_length: int) -> str:
     return js_trim_end(js_slice(text, 0, max(0, max_length - 3))) + "..."
 
 
-def _first(values: list) -> Any:
+def _first(values: list[Any]) -> Any:
     return values[0] if values and js_truthy(values[0]) else None
 
 
@@ -91,4 +91,4 @@ def capsule_to_memory(capsule: dict[str, Any], session_id: str = "") -> dict[str
 
 
 def should_mirror(capsule: dict[str, Any]) -> bool:
-    return capsule["trigger"] == "user_request" and capsule["quality"] != "degraded"
+    return bool(capsule["trigger"] == "user_request" and capsule["quality"] != "degraded")

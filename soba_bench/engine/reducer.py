@@ -28,7 +28,7 @@ _ANSWER = re.compile(
 _TOKEN = re.compile(r"[^\W_]+")  # Unicode letters and numbers, as /[\p{L}\p{N}]+/u
 
 
-def _compile(patterns: list[str]) -> list[re.Pattern]:
+def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
     # re.ASCII makes \b ASCII-only, as in JS; no pattern here relies on \w or \s.
     return [re.compile(p.replace(".*", f"{_DOT}*"), re.ASCII) for p in patterns]
 
@@ -58,8 +58,8 @@ CLARIFICATION_VERB = _compile(
 class Lexicon:
     """Pattern groups; integrations may append patterns to either group."""
 
-    explicit_user_wait: tuple[re.Pattern, ...] = tuple(EXPLICIT_USER_WAIT)
-    clarification_verb: tuple[re.Pattern, ...] = tuple(CLARIFICATION_VERB)
+    explicit_user_wait: tuple[re.Pattern[str], ...] = tuple(EXPLICIT_USER_WAIT)
+    clarification_verb: tuple[re.Pattern[str], ...] = tuple(CLARIFICATION_VERB)
 
 
 @dataclass(frozen=True)

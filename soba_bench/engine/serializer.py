@@ -20,7 +20,7 @@ def _cut(text: str) -> str:
 def serialize_item(item: dict[str, Any]) -> str:
     kind = item.get("type")
     if kind == "message":
-        role = item.get("role")
+        role: Any = item.get("role")  # any JSON value: unknown roles print as themselves
         prefix = {"user": "[User]", "assistant": "[Assistant]"}.get(role, f"[{js_string(role)}]")
         content = item.get("content")
         if isinstance(content, list):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from soba_bench.engine.branch import LiveBranch
 
@@ -82,7 +83,7 @@ class ContextMeter:
         tool_schema_tokens: float,
         additional_non_session_tokens: float = 0,
     ) -> ContextSnapshot:
-        common = dict(
+        common: dict[str, Any] = dict(  # the fields both kinds of snapshot share
             historicalTokens=branch.historical_tokens,
             systemPromptTokens=system_prompt_tokens,
             toolSchemaTokens=tool_schema_tokens,

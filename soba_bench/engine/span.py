@@ -38,7 +38,7 @@ from soba_bench.engine.validator import (
     compacted_call_kept_output,
     kept_call_compacted_output,
 )
-from soba_bench.jscompat import js_join, js_slice, js_trim, js_truthy
+from soba_bench.jscompat import js_join, js_slice, js_trim
 from soba_bench.session import entries as E
 
 _NEWEST_BLOCKERS = 5  # the deterministic strategy's blockers per span
@@ -124,7 +124,7 @@ class SpanDigest:
             elif role == "user":
                 self._feed_user(item)
         failure = tool_failure_output(item)
-        if js_truthy(failure):
+        if failure:  # str | None, so JS and Python truthiness agree
             key = js_slice(failure, 0, 200)
             self._failures_recent.pop(key, None)
             self._failures_recent[key] = None

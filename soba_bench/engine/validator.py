@@ -6,11 +6,15 @@ Errors make a draft invalid; warnings never block.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from soba_bench.engine.failures import tool_failure_output
 from soba_bench.jscompat import js_number, js_slice, js_string, js_to_fixed, js_trim, js_truthy
 from soba_bench.session import entries as E
+
+if TYPE_CHECKING:
+    from soba_bench.engine.span import SpanDigest
+    from soba_bench.engine.strategies.base import Draft
 
 MISSING_GOAL = "missing_goal"
 FIRST_KEPT_NOT_IN_BRANCH = "first_kept_not_in_branch"
@@ -74,7 +78,7 @@ def source_blockers(items: list[dict[str, Any]], limit: int = 3) -> list[str]:
         if len(found) >= limit:
             break
         failure = tool_failure_output(item)
-        if js_truthy(failure):
+        if failure:  # str | None, so JS and Python truthiness agree
             found.append(js_slice(failure, 0, 100))
     return found
 
@@ -104,12 +108,12 @@ def kept_call_compacted_output(call_id: Any) -> str:
     return f'Tool call "{js_string(call_id)}" is in kept items but its output is in compacted items'
 
 
-def call_ids(items: list[dict], kinds: frozenset) -> dict:
+def call_ids(items: list[dict[str, Any]], kinds: frozenset[str]) -> dict[Any, None]:
     """The call ids of ``items`` of the given kinds, in first-seen order (a JS Set)."""
     return {item.get("call_id"): None for item in items if item.get("type") in kinds}
 
 
-def tool_call_boundary(source: list[dict], kept: list[dict]) -> str | None:
+def tool_call_boundary(source: list[dict[str, Any]], kept: list[dict[str, Any]]) -> str | None:
     source_calls, source_outputs = call_ids(source, E.CALL_TYPES), call_ids(source, E.OUTPUT_TYPES)
     kept_calls, kept_outputs = call_ids(kept, E.CALL_TYPES), call_ids(kept, E.OUTPUT_TYPES)
     for call_id in source_calls:
@@ -121,15 +125,23 @@ def tool_call_boundary(source: list[dict], kept: list[dict]) -> str | None:
     return None
 
 
+class EntryIndex(Protocol):
+    """What the validator asks of the active branch (a LiveBranch answers it)."""
+
+    def index_of(self, entry_id: str | None) -> int:
+        """First index of an id on the branch (JS ``findIndex``), or -1."""
+        ...
+
+
 def validate_draft(
-    draft,
-    branch,
+    draft: Draft,
+    branch: EntryIndex,
     source_items: list[dict[str, Any]],
     kept_items: list[dict[str, Any]],
     hard_limit: float,
     is_blocking: bool,
     required_skills: list[dict[str, Any]],
-    span=None,
+    span: SpanDigest | None = None,
 ) -> ValidationResult:
     """SOBA's ``CapsuleValidator.validate``. ``branch`` answers ``index_of(id)`` for the
     whole active branch (SOBA passes every branch entry id). ``span``, when given, is the

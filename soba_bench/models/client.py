@@ -217,6 +217,7 @@ def _apply_reasoning(body: dict[str, Any], config: EndpointConfig) -> bool:
     """SOBA's applyReasoningControl for a configured control: writes the transport's wire
     keys and says whether reasoning is actively on (which changes the rest of the body)."""
     transport = config.reasoning_transport
+    value: str | int | bool  # effort name, token budget, or on/off
     if config.reasoning_effort is not None:
         mode, value = "effort", config.reasoning_effort
     elif config.reasoning_max_tokens is not None:
@@ -256,7 +257,9 @@ def _apply_reasoning(body: dict[str, Any], config: EndpointConfig) -> bool:
     elif transport == "ollama" and mode in ("effort", "toggle"):
         body["think"], applied = value, True
     return applied and (
-        mode == "budget" or (mode == "effort" and value != "none") or (mode == "toggle" and value)
+        mode == "budget"
+        or (mode == "effort" and value != "none")
+        or (mode == "toggle" and bool(value))
     )
 
 
@@ -491,6 +494,7 @@ def _rejects_reasoning(response: _Response) -> bool:
     """SOBA's isUnsupportedReasoningResponse on the final error response: a 4xx status
     (a JSON error's own ``status``, else 400; a non-JSON body keeps the HTTP status) whose
     text names a reasoning control and rejects it."""
+    status: float  # the HTTP status, or a JSON error's own (a number)
     status, text = response.status, response.data.decode("utf-8", "replace")
     if "application/json" in (response.headers.get("content-type") or ""):
         try:
@@ -499,7 +503,7 @@ def _rejects_reasoning(response: _Response) -> bool:
             return False
         if not isinstance(error, dict):
             return False
-        status = error.get("status") if type(error.get("status")) in (int, float) else 400
+        status = error["status"] if type(error.get("status")) in (int, float) else 400
         text = json.dumps(error, ensure_ascii=False, separators=(",", ":"))
     if status < 400 or status >= 500:
         return False

@@ -48,7 +48,7 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
+    return bool(a == b)
 
 
 def _field(record: dict[str, Any], name: str) -> Any:
@@ -73,7 +73,7 @@ class Comparison:
         return self.compared == self.matched and not self.reason_mismatches
 
 
-def compare_attempts(expected: list[dict], actual: list[dict]) -> Comparison:
+def compare_attempts(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> Comparison:
     exp = [r for r in expected if r.get("kind") == "attempt"]
     act = [r for r in actual if r.get("kind") == "attempt"]
     result = Comparison(compared=max(len(exp), len(act)))
@@ -102,7 +102,7 @@ def compare_attempts(expected: list[dict], actual: list[dict]) -> Comparison:
     return result
 
 
-def compare_capsules(expected: list[dict], actual: list[dict]) -> Comparison:
+def compare_capsules(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> Comparison:
     exp = [r for r in expected if r.get("type") == "context_capsule"]
     act = [r for r in actual if r.get("type") == "context_capsule"]
     result = Comparison(compared=max(len(exp), len(act)))
@@ -125,7 +125,7 @@ def compare_capsules(expected: list[dict], actual: list[dict]) -> Comparison:
     return result
 
 
-def compare_barriers(expected: list[dict], actual: list[dict]) -> Comparison:
+def compare_barriers(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> Comparison:
     exp = [r for r in expected if r.get("kind") in ("attempt", "check")]
     act = [r for r in actual if r.get("kind") in ("attempt", "check")]
     result = Comparison(compared=max(len(exp), len(act)))

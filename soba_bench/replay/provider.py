@@ -27,14 +27,15 @@ USAGE_SIMULATED = "simulated"
 USAGE_MODES = (USAGE_NONE, USAGE_RECORDED, USAGE_SIMULATED)
 
 
-def recorded_usage(session: Session) -> dict[str, float]:
+def recorded_usage(session: Session) -> dict[str | None, float]:
     """Entry id of a response's first tree line -> the request's recorded input tokens."""
-    usage: dict[str, float] = {}
+    # Keyed by Entry.id, a non-empty string for every tree line the reader admits.
+    usage: dict[str | None, float] = {}
     pending: float | None = None
     for entry in session.lines:
         data = entry.data.get("data") if entry.kind == E.FLIGHT_RECORD else None
         if isinstance(data, dict) and data.get("kind") == "model_request":
-            tokens = (data.get("payload") or {}).get("inputTokens")
+            tokens: Any = (data.get("payload") or {}).get("inputTokens")
             valid = isinstance(tokens, int | float) and not isinstance(tokens, bool)
             pending = tokens if valid and tokens > 0 else None
         elif entry.is_tree and pending is not None:

@@ -57,9 +57,12 @@ def checkpoint_event(item: dict[str, Any]) -> dict[str, Any] | None:
     """R7: a ``checkpoint`` call with kind milestone|plan_pivot -> its scheduled event."""
     if item.get("type") != E.FUNCTION_CALL or item.get("name") != "checkpoint":
         return None
+    arguments = item.get("arguments")
+    if not isinstance(arguments, str):  # JSON.parse of a non-string fails here too
+        return None
     try:
-        args = js_json_parse(item.get("arguments"))
-    except (TypeError, ValueError, RecursionError):
+        args = js_json_parse(arguments)
+    except (ValueError, RecursionError):
         return None
     if not isinstance(args, dict) or args.get("kind") not in ("milestone", "plan_pivot"):
         return None

@@ -6,6 +6,10 @@ before the first model output after new inputs, flush barriers stand in for requ
 response is not in the transcript, ``turn_complete`` is scheduled after a clean turn and
 milestones after ``checkpoint`` results. The transcript's own capsules and legacy compactions
 are dropped so the engine decides afresh; every other entry keeps its original id.
+
+Beyond SOBA's recorded behaviour, the walk can also send each request the barrier lets through
+to a (simulated) provider, recover from its context overflows, and run ``/compact`` command
+lines.
 """
 
 from __future__ import annotations
@@ -17,10 +21,13 @@ from typing import Any
 from soba_bench.engine import events as ev
 from soba_bench.engine.attempt import RealClock, VirtualClock
 from soba_bench.engine.branch import LiveBranch
+from soba_bench.engine.command import run_compact_command
 from soba_bench.engine.config import EngineConfig
-from soba_bench.engine.controller import BarrierResult, RequestMetrics
+from soba_bench.engine.controller import BarrierResult, RecoveryResult, RequestMetrics
 from soba_bench.engine.facade import Engine
 from soba_bench.engine.failures import tool_failure_output
+from soba_bench.engine.manager import MANUAL_SYSTEM_PROMPT_TOKENS as MANUAL_SYS
+from soba_bench.engine.manager import MANUAL_TOOL_SCHEMA_TOKENS as MANUAL_TOOLS
 from soba_bench.engine.strategies.base import Strategy
 from soba_bench.jscompat import js_round
 from soba_bench.meter import get_meter
@@ -33,7 +40,6 @@ from soba_bench.replay.provider import (
 )
 from soba_bench.replay.records import attempt_line
 from soba_bench.replay.rules import ReplayOptions, checkpoint_event, classify, compact_command_of
-from soba_bench.replay.steps import ProviderSteps
 from soba_bench.replay.trace import BarrierRecord, ReplayTrace
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
@@ -41,7 +47,7 @@ from soba_bench.session.model import Session
 from soba_bench.session.turns import scan_turn_marks
 
 
-class Replayer(ProviderSteps):
+class Replayer:
     """One replay of one session under one config. Use :func:`replay_session`."""
 
     def __init__(
@@ -86,7 +92,7 @@ class Replayer(ProviderSteps):
         }
         self.max_effective = 0
         self.preflight_ms = 0.0
-        self.used_tokens = 0  # cumulative provider-reported input tokens (budget_update)
+        self.used_tokens: float = 0  # cumulative provider-reported input tokens (budget_update)
         self.usage = recorded_usage(session) if options.usage == USAGE_RECORDED else {}
         self.provider: SimulatedProvider | None = None
         if options.usage == USAGE_SIMULATED or options.simulate_overflow:
@@ -157,21 +163,25 @@ class Replayer(ProviderSteps):
 
     def _record(
         self,
-        index,
-        before_id,
-        flush,
-        pending,
-        result,
-        events_before,
-        wall_ms,
+        index: int,
+        before_id: str | None,
+        flush: bool,
+        pending: str | None,
+        result: BarrierResult | RecoveryResult,
+        events_before: int,
+        wall_ms: float,
         overflow: bool = False,
     ) -> None:
         snap = result.snapshot
         soft = self.engine.manager.policy.soft_limit(snap)
         self.max_effective = max(self.max_effective, snap.effectiveTokens)
-        can_proceed = result.shouldRetry if overflow else result.canProceed
+        # Only overflow recoveries return a RecoveryResult; its "may proceed" is shouldRetry.
+        can_proceed = (
+            result.shouldRetry if isinstance(result, RecoveryResult) else result.canProceed
+        )
         attempt = None
         if result.plan is not None:
+            assert result.outcome is not None  # the controller ends every plan in an outcome
             self.seq += 1
             attempt = attempt_line(
                 seq=self.seq,
@@ -227,7 +237,7 @@ class Replayer(ProviderSteps):
             command = (
                 compact_command_of(item) if role == "user" and self.options.commands else False
             )
-            if command is not False:
+            if isinstance(command, str):  # compact_command_of: the instructions, or False
                 self.compact_command(index, entry, command)
             elif role == "user":
                 if self.turn == 0 or opening is None or entry.id in opening:
@@ -305,6 +315,103 @@ class Replayer(ProviderSteps):
             else None,
         }
         return trace
+
+    # ── the provider and /compact lines (beyond SOBA's record) ─────────────────────
+    def send(self, index: int, entry: Entry) -> None:
+        """The request the barrier let through reaches the provider: it may overflow (one
+        recovery per turn, then the iteration re-runs), and it may report usage."""
+        provider = self.provider
+        if provider is not None and self.options.simulate_overflow:
+            while provider.overflows_now():
+                provider.overflows += 1
+                if not self._recover(index, entry.id):
+                    self.counts["overflowErrors"] += 1
+                    self.turn_errors += 1  # the loop records an api_error; nothing is sent
+                    return
+                retry = self.barrier(index, entry.id, flush=False)
+                if not retry.canProceed:
+                    return
+        tokens = None
+        if self.options.usage == USAGE_RECORDED:
+            tokens = self.usage.get(entry.id)
+        elif self.options.usage == USAGE_SIMULATED and provider is not None:
+            tokens = provider.request_tokens()
+        if tokens is not None:
+            # Measured through the leaf before the response's own items, as SOBA records it.
+            self.used_tokens += tokens
+            self.engine.manager.record_provider_usage(
+                tokens, self.live.leaf_id, f"turn_{self.turn}"
+            )
+            self.counts["usageRecords"] += 1
+
+    def _recover(self, index: int, before_id: str | None) -> bool:
+        events_before = len(self.engine.events.events)
+        started = time.perf_counter()
+        result: RecoveryResult = self.engine.controller.recover_context_overflow(
+            self._metrics(f"turn_{self.turn}_overflow")
+        )
+        wall_ms = (time.perf_counter() - started) * 1000
+        if result.plan is not None:
+            self._record(
+                index,
+                before_id,
+                False,
+                self.engine.controller.pending_trigger,
+                result,
+                events_before,
+                wall_ms,
+                overflow=True,
+            )
+        return result.shouldRetry
+
+    def compact_command(self, index: int, entry: Entry, instructions: str) -> None:
+        """A ``/compact`` line: the command runs; the line itself is not conversation."""
+        self.counts["compactCommands"] += 1
+        events_before = len(self.engine.events.events)
+        started = time.perf_counter()
+        before = self.engine.manager.get_snapshot(
+            MANUAL_SYS, MANUAL_TOOLS, f"manual_compact_{index}"
+        )
+        outcome, _ = run_compact_command(
+            self.engine, instructions, fingerprint=f"manual_compact_{index}"
+        )
+        wall_ms = (time.perf_counter() - started) * 1000
+        post = self.engine.manager.get_snapshot(MANUAL_SYS, MANUAL_TOOLS, f"manual_compact_{index}")
+        self.seq += 1
+        attempt = attempt_line(
+            seq=self.seq,
+            index=index,
+            before_id=entry.id,
+            flush=False,
+            turn=self.turn,
+            pending=self.engine.controller.pending_trigger,
+            outcome=outcome,
+            required=False,
+            source=before.source,
+            tokens_before=before.effectiveTokens,
+            measured_after=post.effectiveTokens,
+            can_proceed=True,
+            new_events=self.engine.events.events[events_before:],
+            wall_ms=wall_ms,
+        )
+        attempt["command"] = "/compact"
+        self.trace.keep_outcome(outcome)
+        self.trace.barriers.append(
+            BarrierRecord(
+                index,
+                entry.id,
+                False,
+                self.turn,
+                attempt["pendingTrigger"],
+                before.effectiveTokens,
+                before.source,
+                before.hardLimit,
+                attempt["softLimit"],
+                True,
+                attempt,
+                overflow=True,
+            )
+        )
 
 
 def replay_session(

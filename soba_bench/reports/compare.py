@@ -284,8 +284,11 @@ def compare_runs(
         for metric, gated in [*((m, True) for m in chosen), *((m, False) for m in shown)]:
             b_vals = base_side.values(b_folder, metric)
             c_vals = cand_side.values(c_folder, metric)
-            both = [(b_vals[s], c_vals[s]) for s in common]
-            both = [(b, c) for b, c in both if b is not None and c is not None]
+            both = [
+                (b, c)
+                for s in common
+                if (b := b_vals[s]) is not None and (c := c_vals[s]) is not None
+            ]
             cells.append(_Cell(metric, number, pair.label, gated, both))
     if not any(info.sessions for info in infos):
         raise InputError(
@@ -297,9 +300,9 @@ def compare_runs(
     for cell in cells:
         if not cell.both:
             continue
-        b_vals, c_vals = [b for b, _ in cell.both], [c for _, c in cell.both]
+        base_values, cand_values = [b for b, _ in cell.both], [c for _, c in cell.both]
         cell.delta, cell.low, cell.high = paired_bootstrap_delta(
-            b_vals, c_vals, n_resamples=n_resamples, confidence=confidence, seed=seed
+            base_values, cand_values, n_resamples=n_resamples, confidence=confidence, seed=seed
         )
         if cell.gated and len(cell.both) >= MIN_PAIRS:
             less, greater = sign_flip_pvalues([c - b for b, c in cell.both], seed=seed)
@@ -322,11 +325,13 @@ def compare_runs(
         worse = (
             worse_p is not None
             and worse_p <= alpha
+            and cell.delta is not None  # a p-value comes with a delta
             and _beyond(cell.delta, spec.higher_is_better, drop, worse=True)
         )
         improved = (
             better_p is not None
             and better_p <= alpha
+            and cell.delta is not None
             and _beyond(cell.delta, spec.higher_is_better, drop, worse=False)
         )
         judged.append(
@@ -343,12 +348,12 @@ def compare_runs(
     # Outcomes and availability together: fewer refused requests with the headline not
     # lower is an improvement, on that config pair.
     relieved = set()
-    for pair in range(len(pairing.pairs)):
-        mine = [j for j in judged if j["cell"].pair == pair]
+    for pair_index in range(len(pairing.pairs)):
+        mine = [j for j in judged if j["cell"].pair == pair_index]
         relief = any(j["improved"] for j in mine if j["cell"].metric.name in OUTCOME_RELIEF)
         headline_worse = any(j["worse"] for j in mine if j["cell"].metric.name == HEADLINE)
         if relief and not headline_worse:
-            relieved.add(pair)
+            relieved.add(pair_index)
     deltas = []
     for j in judged:
         cell = j["cell"]

@@ -111,7 +111,7 @@ def find_jobs(path: str | Path, side: str) -> tuple[list[Job], list[str]]:
         )
     jobs: list[Job] = []
     failed: list[str] = []
-    seen: set[str] = set()
+    seen: set[str | None] = set()  # None (no key) never counts as seen, see below
     found, _notes = find_records(root)
     for item in found:
         record = item.record
@@ -119,7 +119,7 @@ def find_jobs(path: str | Path, side: str) -> tuple[list[Job], list[str]]:
         if record.get("status") != "complete":
             failed.append(job_id)
             continue
-        key = record.get("jobKey")
+        key: str | None = record.get("jobKey")
         if key is not None and key in seen:
             continue  # the same computation found twice (e.g. two folders reusing one record)
         seen.add(key)

@@ -166,6 +166,8 @@ def comparison_figure(c: Comparison, only_changed: bool = True):
     fig = new_figure(8.0, 1.2 + 0.3 * len(shown))
     ax = fig.subplots()
     for y, d in enumerate(shown):
+        # shown has deltas only, and the bootstrap gives every delta its interval
+        assert d.delta is not None and d.low is not None and d.high is not None
         sign = 1 if d.higher_is_better else -1
         low, high = sorted((sign * d.low, sign * d.high))
         color = "#c62828" if d.regression else ("#2e7d32" if _better(d) else "#757575")

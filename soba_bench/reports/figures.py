@@ -38,7 +38,7 @@ def in_job_order(rs: RunSet, frame: pd.DataFrame) -> pd.DataFrame:
     return frame.reindex([j for j in rs.jobs["job_id"] if j in frame.index])
 
 
-def _height(rows: int, base: float = 2.0, per_row: float = 0.35) -> float:
+def _height(rows: float, base: float = 2.0, per_row: float = 0.35) -> float:
     return min(14.0, base + per_row * rows)
 
 
@@ -95,7 +95,7 @@ def reclaimed_distribution(rs: RunSet) -> Figure | None:
     ax = fig.add_subplot()
     bins = np.histogram_bin_edges(done["reclaimed"].astype(float), bins=20)
     for job_id, group in done.groupby("job_id", sort=False):
-        ax.hist(group["reclaimed"] / 1000, bins=bins / 1000, alpha=0.5, label=labels[job_id])
+        ax.hist(group["reclaimed"] / 1000, bins=list(bins / 1000), alpha=0.5, label=labels[job_id])
     ax.set_xlabel("tokens reclaimed per compaction (thousands)")
     ax.set_ylabel("compactions (count)")
     ax.set_title("Reclaimed tokens per completed compaction")

@@ -42,6 +42,7 @@ def write_runset_report(runset: RunSet, out: Path) -> Path:
         if isinstance(item, FigureItem) and item.png is not None
     ]
     for item in figures:
+        assert item.png is not None  # kept above only with a picture
         atomic_write_bytes(out / FIGURE_DIR / f"{item.name}.png", item.png)
     # Names and notes come from run records: credentials in them become typed markers.
     markdown = scrub_text(render_markdown(title, sections, FIGURE_DIR))

@@ -192,7 +192,7 @@ def _failure_modes(
     """One row per session x detector: the finding count and a 0/1 flag (zeros included, so
     a session without findings counts as clean rather than missing)."""
     path = scores_dir / "findings.jsonl"
-    counts: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[Any, Any], int] = {}  # (session, detector) as the rows give them
     if path.is_file():
         for row in _read(path):
             key = (row.get("session"), row.get("detector"))

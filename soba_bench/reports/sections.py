@@ -3,6 +3,7 @@ figures (PNG bytes), each marked "not recorded" when the run records hold nothin
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -246,7 +247,7 @@ def retention(rs: RunSet) -> Section:
             _figure(
                 f"retention_vs_{parameter}",
                 f"Retention against {parameter}",
-                lambda p=parameter: FS.retention_vs_parameter(rs, p),
+                functools.partial(FS.retention_vs_parameter, rs, parameter),
                 "not recorded (no retention scores)",
             )
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -42,7 +43,7 @@ def _group_title(key: tuple) -> str:
     return f"corpus {corpus}, window {_count(window)} (output reserve {_count(output)})"
 
 
-def _count(value: object) -> str:
+def _count(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "not recorded"
     return f"{int(value):,}"

@@ -163,7 +163,7 @@ def session_moments(
         capsule = entry.data
         provenance = capsule.get("provenance") or {}
         first_kept = provenance.get("firstKeptEntryId")
-        point = points.get(entry.id, timeline.length)
+        point = points.get(entry.id, timeline.length) if entry.id else timeline.length
         marks: list[FactMark] = []
         if lifecycle is not None and truth is not None:
             cut = timeline.at(first_kept, point) if first_kept != "root" else point
@@ -271,7 +271,7 @@ def pair_moments(a: SessionMoments | None, b: SessionMoments | None) -> list[Pai
     other side's position stands in (marked), or none when it never compacted."""
     ma = a.moments if a else ()
     mb = b.moments if b else ()
-    session = (a or b).session if (a or b) else ""
+    session = a.session if a else (b.session if b else "")
     pairs = []
     for i in range(max(len(ma), len(mb))):
         left = ma[i] if i < len(ma) else None

@@ -320,8 +320,17 @@ DETECTORS.add(
         "lost_constraint",
         "A constraint absent from every model input after a point.",
         lambda ev: ev.views is not None and ev.lifecycle is not None and bool(ev.facts),
-        lambda ev, cfg: lost_constraint(
-            ev.views or (), ev.facts, ev.lifecycle, after=ev.after, session=ev.session, config=cfg
+        lambda ev, cfg: (
+            lost_constraint(
+                ev.views or (),
+                ev.facts,
+                ev.lifecycle,
+                after=ev.after,
+                session=ev.session,
+                config=cfg,
+            )
+            if ev.lifecycle is not None  # always, when the check above let the detector run
+            else []
         ),
     ),
 )

@@ -189,7 +189,8 @@ class PointWalk:
         model-input ``state`` of the last rival compaction (``{}``: none)."""
         k = bisect_right(self.capsules, end - 1)
         newest = self.capsules[k - 1] if k else None
-        masked = self.position.get(state.get(MASKED_THROUGH), -1)
+        through = state.get(MASKED_THROUGH)  # an entry id (ids are strings), if any
+        masked = self.position.get(through, -1) if isinstance(through, str) else -1
         if newest is not None:
             kept = self.replayed[newest].data["provenance"]["firstKeptEntryId"]
             # SOBA's quirk: a first-kept id not on the branch sends no tail at all.

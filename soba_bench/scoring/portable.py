@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -230,7 +230,9 @@ def _key_marker(match: str, marker: str) -> str:
 
 # In SOBA's order: a private key block is removed before anything inside it can match a
 # narrower rule, and a credential URL before its password looks like a key assignment.
-_RULES = (
+# (matched text, its marker) -> the replacement
+_Replace = Callable[[str, str], str]
+_RULES: tuple[tuple[str, re.Pattern[str], _Replace], ...] = (
     ("private_key", _PRIVATE_KEY, lambda m, marker: marker),
     ("credential_url", _CREDENTIAL_URL, _scheme_marker),
     ("bearer_token", _BEARER, lambda m, marker: f"Bearer {marker}"),
@@ -282,10 +284,12 @@ class _Redactor:
 
     def text(self, value: str) -> str:
         for category, pattern, replace in _RULES:
-            value = pattern.sub(
-                lambda m, c=category, r=replace: r(m.group(), self.marker(c, m.group())), value
-            )
-        if self.home_re is not None and self.home in value:
+
+            def redact(m: re.Match[str], c: str = category, r: _Replace = replace) -> str:
+                return r(m.group(), self.marker(c, m.group()))
+
+            value = pattern.sub(redact, value)
+        if self.home_re is not None and self.home is not None and self.home in value:
             value = self.home_re.sub(lambda m: self.marker("absolute_home_path", m.group()), value)
         return value
 

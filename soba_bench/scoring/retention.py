@@ -151,14 +151,16 @@ def _stale(fact: Fact, successor: Fact | None, view: View) -> bool | None:
     """Is a no-longer-current fact presented as current? A refinement usually repeats what it
     replaces ("add logging" -> "add logging, and a guide"), so only the words the successor
     dropped can show the old version; None when there are none (the check cannot tell)."""
-    if not view.current.has_prose(fact.text):
+    current = view.current
+    assert current is not None  # the caller checks first: only a capsule presents state
+    if not current.has_prose(fact.text):
         return False
     if successor is None:
         return True
     dropped = content_words(fact.text) - content_words(successor.text)
     if not dropped:
         return None
-    return len(dropped & view.current.words) / len(dropped) >= view.current.config.containment
+    return len(dropped & current.words) / len(dropped) >= current.config.containment
 
 
 def score_view(
@@ -189,7 +191,7 @@ def score_view(
             if applicable and lifecycle.introduced_before(fact, point):
                 score.expected += 1  # "expected" here counts opportunities to leak
                 carried = (
-                    view.current.has_prose(fact.text)
+                    view.current is not None and view.current.has_prose(fact.text)
                     if fact.kind == "distractor"
                     else _present_by_words(fact, view)
                 )
@@ -221,11 +223,13 @@ def score_view(
             and view.current is not None
             and lifecycle.stale_at(fact, point)
         ):
+            shown: bool | None
             if uses_verdicts(view):
                 # Stale facts are judged in the capsule's sections (history may mention them).
                 shown = verdict(fact, view, stale=True).label == CONTRADICTED
             else:
-                shown = _stale(fact, by_id.get(fact.superseded_by), view)
+                successor = by_id.get(fact.superseded_by) if fact.superseded_by else None
+                shown = _stale(fact, successor, view)
             if shown is not None:
                 score.stale_checked += 1
                 if shown:

@@ -202,7 +202,7 @@ class ScoreContext:
             entry = replayed[index]
             capsule = entry.data if entry.kind == E.CONTEXT_CAPSULE else None
             if capsule:
-                point = points.get(entry.id, timeline.length)
+                point = points.get(entry.id, timeline.length) if entry.id else timeline.length
             elif generation == FINAL:
                 point = timeline.length
             else:  # a rival's compaction: the original entries up to and including this one
@@ -212,7 +212,9 @@ class ScoreContext:
             items = walk.model_input(located)
             tokens = sum(self.meter.count_item(i) for i in items)
             since = replayed[newest : index + 1] if newest is not None else replayed[: index + 1]
-            skills = frozenset(s.get("name") for s in active_skill_refs(since))
+            skills = frozenset(
+                s["name"] for s in active_skill_refs(since) if isinstance(s.get("name"), str)
+            )
             last = replayed[newest].data if newest is not None else None
             out.append(MomentInput(generation, index, point, capsule, last, items, tokens, skills))
         return out

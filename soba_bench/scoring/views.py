@@ -90,7 +90,11 @@ def capsule_view(capsule: dict[str, Any], config: MatchConfig = DEFAULT_MATCH) -
         },
         commands=[c for c in artifacts.get("verificationCommands") or [] if isinstance(c, str)],
         verification_status=artifacts.get("verificationStatus"),
-        skills={s.get("name") for s in capsule.get("activatedSkills") or [] if isinstance(s, dict)},
+        skills={
+            s["name"]
+            for s in capsule.get("activatedSkills") or []
+            if isinstance(s, dict) and isinstance(s.get("name"), str)
+        },
         texts=(text,),
     )
 

@@ -49,7 +49,8 @@ def build_input(branch: Sequence[Entry], compatibility_key: str | None = None) -
 def active_skill_refs(branch: Sequence[Entry]) -> list[dict[str, Any]]:
     """Skills of the last capsule, then skill_activation entries after it, by name."""
     start = 0
-    skills: dict[str, dict[str, Any]] = {}
+    # Keyed by the raw name, as SOBA's Map is: a missing name is a key too.
+    skills: dict[Any, dict[str, Any]] = {}
     for index in range(len(branch) - 1, -1, -1):
         if branch[index].kind == E.CONTEXT_CAPSULE:
             for ref in branch[index].data.get("activatedSkills") or []:

@@ -12,7 +12,7 @@ from soba_bench.jscompat import js_string, js_truthy
 CAPSULE_TITLE = "SOBA Context Capsule"
 
 
-def _bullets(values: list) -> str:
+def _bullets(values: list[Any]) -> str:
     return "\n".join(f"- {js_string(v)}" for v in values)
 
 

@@ -99,7 +99,9 @@ def is_user_or_assistant_message(item: dict[str, Any]) -> bool:
     return item.get("type") == MESSAGE and item.get("role") in ("user", "assistant")
 
 
-def make_item_entry(entry_id: str, parent_id: str | None, timestamp: str, item: dict) -> Entry:
+def make_item_entry(
+    entry_id: str, parent_id: str | None, timestamp: str, item: dict[str, Any]
+) -> Entry:
     """A new ``item`` tree entry in SOBA's key order."""
     return Entry(
         ITEM,

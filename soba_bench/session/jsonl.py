@@ -145,7 +145,7 @@ def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
     return Session(tuple(entries), path=path_str, issues=tuple(issues))
 
 
-def write_session(session: Session | Iterable[Entry], path: str | os.PathLike) -> None:
+def write_session(session: Session | Iterable[Entry], path: str | os.PathLike[str]) -> None:
     """Write every line of a session, in order, atomically."""
     lines = session.lines if isinstance(session, Session) else session
     write_jsonl(path, (e.data for e in lines))

@@ -40,7 +40,7 @@ class Session:
         return tuple(e for e in self.lines if e.is_tree)
 
     @cached_property
-    def by_id(self) -> dict[str, Entry]:
+    def by_id(self) -> dict[str | None, Entry]:
         # Later duplicates overwrite earlier ones, as SOBA's Map.set does.
         return {e.id: e for e in self.tree_entries}
 

@@ -120,7 +120,9 @@ def _lookup(obj: Any, path: str) -> Any:
     return obj
 
 
-def _check(obj: dict, rules: list[Rule], prefix: str = "") -> Iterator[tuple[str, Any, str]]:
+def _check(
+    obj: dict[str, Any], rules: list[Rule], prefix: str = ""
+) -> Iterator[tuple[str, Any, str]]:
     for path, accepted, required in rules:
         value = _lookup(obj, path)
         if value is _MISSING:
@@ -133,10 +135,10 @@ def _check(obj: dict, rules: list[Rule], prefix: str = "") -> Iterator[tuple[str
             yield prefix + path, value, accepted
 
 
-def line_violations(data: dict) -> Iterator[tuple[str, Any, str]]:
+def line_violations(data: dict[str, Any]) -> Iterator[tuple[str, Any, str]]:
     """(field, value or MISSING, accepted) for each rule the line breaks."""
     kind = data.get("type")
-    yield from _check(data, LINE_RULES.get(kind, []))
+    yield from _check(data, LINE_RULES.get(kind, []) if isinstance(kind, str) else [])
     if kind == E.ITEM and isinstance(data.get("item"), dict):
         item = data["item"]
         yield from _check(item, ITEM_RULES.get(item.get("type"), []), prefix="item.")

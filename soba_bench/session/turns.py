@@ -7,8 +7,10 @@ back to "every user message opens a turn" and SOBA's own failure heuristic.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from soba_bench.session import entries as E
+from soba_bench.session.entries import Entry
 from soba_bench.session.model import Session
 
 TURN_SOURCE_FLIGHT = "flight_record turn_start"
@@ -21,7 +23,7 @@ ERROR_SOURCE_HEURISTIC = "toolFailureOutput(item)"
 class TurnMarks:
     """``opening_ids`` is None when every user message opens a turn."""
 
-    opening_ids: frozenset[str] | None
+    opening_ids: frozenset[str | None] | None
     failed_call_ids: frozenset[str] | None
 
     @property
@@ -33,7 +35,7 @@ class TurnMarks:
         return ERROR_SOURCE_HEURISTIC if self.failed_call_ids is None else ERROR_SOURCE_FLIGHT
 
 
-def _flight(entry, kind: str) -> dict | None:
+def _flight(entry: Entry, kind: str) -> dict[str, Any] | None:
     data = entry.data.get("data")
     if entry.kind != E.FLIGHT_RECORD or not isinstance(data, dict) or data.get("kind") != kind:
         return None
@@ -43,7 +45,7 @@ def _flight(entry, kind: str) -> dict | None:
 
 def scan_turn_marks(session: Session) -> TurnMarks:
     has_turn_start = False
-    opening: set[str] = set()
+    opening: set[str | None] = set()
     armed = False
     has_tool_results = False
     failed: set[str] = set()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from soba_bench.engine.attempt import RealClock, VirtualClock
+from soba_bench.engine.strategies.base import Strategy
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.engine.strategies.portable_only import PortableOnlyStrategy
 from soba_bench.errors import ConfigError
@@ -54,7 +55,7 @@ def _spec(
     latency_model = build_latency_model(latency)
     store = open_cache(cache_path, cache)
     invoker = CachedModelInvoker(endpoint, client_factory, store, latency_model)
-    chain = [PortableOnlyStrategy(invoker, template), DeterministicStrategy()]
+    chain: list[Strategy] = [PortableOnlyStrategy(invoker, template), DeterministicStrategy()]
     details = {
         "model": endpoint.model,
         "endpoint": endpoint.origin,

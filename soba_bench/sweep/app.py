@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from soba_bench.sweep.job import JobContext, JobOutcome, run_job
 from soba_bench.sweep.progress import bars_enabled
-from soba_bench.sweep.schema import register_configs
+from soba_bench.sweep.schema import plain_config, register_configs
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIG_DIR = REPO_ROOT / "configs"
@@ -49,7 +50,7 @@ def _uid() -> str:
 def register_resolvers() -> None:
     """Resolvers used by configs/config.yaml (also needed in launcher worker processes,
     which import this module to unpickle the task function)."""
-    resolvers = {
+    resolvers: dict[str, tuple[Callable[..., Any], bool]] = {
         "soba.root": (lambda: str(REPO_ROOT), False),
         "soba.uid": (_uid, True),  # one value per config: the run folder name is stable
         "soba.job_id": (job_id, False),
@@ -95,7 +96,7 @@ def main(cfg: DictConfig) -> str:
     """One job of a run or sweep. Failures are recorded in the job's run.json, not raised, so
     one bad grid point does not stop a sweep."""
     ctx = job_context(cfg)
-    config = OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
+    config = plain_config(cfg)
     outcome = run_job(config, ctx)
     OUTCOMES.append(outcome)
     if outcome.status == "failed" and not ctx.multirun:
@@ -111,4 +112,4 @@ def compose_config(overrides: list[str] | None = None) -> dict[str, Any]:
 
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         cfg = compose(config_name="config", overrides=list(overrides or []))
-    return OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
+    return plain_config(cfg)

@@ -21,6 +21,7 @@ from soba_bench.runs.record import ReusedPointer
 from soba_bench.sweep import console
 from soba_bench.sweep.jobspec import COMPACTION_KEYS
 from soba_bench.sweep.progress import SweepMonitor, bars_enabled
+from soba_bench.sweep.schema import plain_config
 from soba_bench.sweep.tables import write_parquet
 
 # Keys whose value would be a credential. Configs name the environment variable instead
@@ -55,7 +56,7 @@ def check_no_secrets(config: DictConfig) -> None:
     """Stop (exit status 2) before any folder or .hydra file is written if a config or an
     override holds a credential. Hydra turns a callback's exceptions into warnings, so this
     exits instead of raising."""
-    task = {k: v for k, v in OmegaConf.to_container(config, resolve=False).items() if k != "hydra"}
+    task = {k: v for k, v in plain_config(config, resolve=False).items() if k != "hydra"}
     found = secret_keys(task)
     for override in config.hydra.overrides.task:
         key = override.split("=", 1)[0].lstrip("+~")

@@ -132,7 +132,7 @@ def run_job(config: dict[str, Any], ctx: JobContext) -> JobOutcome:
             record["error"] = f"{error}; {write_error}"
         if not expected:
             log.error("job %s failed:\n%s", ctx.job_id, record["traceback"])
-        code = exc.exit_code if expected else 1
+        code = exc.exit_code if isinstance(exc, SobaBenchError) else 1
         line = console.job_line(ctx.job_id, "failed", record)
         return _finish(ctx, JobOutcome("failed", ctx.job_id, layout.root, record, code, line))
 

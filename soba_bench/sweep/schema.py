@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hydra.core.config_store import ConfigStore
-from omegaconf import MISSING
+from omegaconf import MISSING, DictConfig, OmegaConf
 
 from soba_bench.engine.config import DEFAULT_COMPACTION, EngineConfig
 from soba_bench.engine.variants import DEFAULT_VARIANT
@@ -199,3 +199,12 @@ def register_configs() -> None:
     for name in SUMMARIZERS:
         if not (yaml_dir / f"{name}.yaml").is_file():
             cs.store(group="summarizer", name=name, node=SummarizerConf(name=name))
+
+
+def plain_config(cfg: DictConfig, *, resolve: bool = True) -> dict[str, Any]:
+    """``cfg`` as plain Python containers (resolved: interpolations filled in, a missing
+    value is an error). A DictConfig always converts to a dict; its keys are strings."""
+    out = OmegaConf.to_container(cfg, resolve=resolve, throw_on_missing=resolve)
+    if not isinstance(out, dict):
+        raise TypeError(f"expected a mapping config, got {type(out).__name__}")
+    return {str(key): value for key, value in out.items()}

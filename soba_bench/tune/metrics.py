@@ -153,8 +153,8 @@ def session_tune_metrics(folder: Path) -> SessionMetrics:
             final[row["session"]] = row.get("recall")
     scored = bool(scores)
     out: SessionMetrics = {}
-    for row in layout.read_sessions():
-        name = row.session
+    for session_row in layout.read_sessions():
+        name = session_row.session
         frame = shared.loc[name]
         lines = _read_jsonl(layout.barriers(name))
         completed = [

@@ -91,7 +91,7 @@ class Objective:
         if value is None:
             violations.append(f"{self.metric} could not be computed")
         feasible = not violations
-        if feasible:
+        if feasible and value is not None:  # a missing value is a violation
             guidance = self.signed(value)
         else:
             guidance = -INFEASIBLE_FLOOR - missing

@@ -51,9 +51,9 @@ def pareto_front(trials: list[Trial]) -> list[Trial]:
     for t in distinct(trials):
         if t.status != "complete":
             continue
-        xy = tuple(t.metrics[a].value for a in PARETO_AXES)
-        if None not in xy:
-            points.append((xy, t))
+        x, y = (t.metrics[a].value for a in PARETO_AXES)
+        if x is not None and y is not None:
+            points.append(((x, y), t))
     front = []
     for xy, t in points:
         dominated = any(o[0] >= xy[0] and o[1] >= xy[1] and o != xy for o, _ in points)

@@ -62,7 +62,8 @@ _FAILED_EDITS = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!", re
 
 class _Block:
     def __init__(self, kind: str, line: int) -> None:
-        self.kind, self.line, self.lines = kind, line, []
+        self.kind, self.line = kind, line
+        self.lines: list[str] = []
 
     @property
     def text(self) -> str:

@@ -140,7 +140,7 @@ def _take_back_results(chain: list[Record], off_chain: list[Record], b) -> list[
     ordered = [(item, False) for item in chain]  # (record, taken back)
     for item in off_chain:
         blocks = blocks_of(item[1])
-        ids = [block.get("tool_use_id") for block in blocks]
+        ids: list[Any] = [block.get("tool_use_id") for block in blocks]  # checked below
         if (
             item[1].get("type") != "user"
             or not blocks

@@ -206,7 +206,8 @@ class _Run:
         where = Where(self.source.path, lineno)
         kind = rec.get("type")
         ts = as_timestamp(rec.get("timestamp"))
-        key = rec.get("uuid") if isinstance(rec.get("uuid"), str) else f"line{lineno}"
+        uuid = rec.get("uuid")
+        key = uuid if isinstance(uuid, str) else f"line{lineno}"
         if kind == "system":
             self._system(rec, where)
             return
@@ -285,7 +286,7 @@ class _Run:
                 for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
             )
             if total > 0:
-                extra = {
+                extra: dict[str, Any] = {
                     "uncachedInputTokens": usage["input_tokens"],
                     "cacheCreationInputTokens": usage["cache_creation_input_tokens"],
                     "cacheReadInputTokens": usage["cache_read_input_tokens"],

@@ -307,8 +307,8 @@ class _Conversion:
         elif kind in ("function_call_output", "custom_tool_call_output"):
             call_id = get(p, "call_id", "string", where, required=True)
             output, failed = self._output(p.get("output"), where.at("output"))
-            exit_code, text = shell_result(output)
-            raw = output if isinstance(output, str) else text
+            exit_code, shell_text = shell_result(output)
+            raw = output if isinstance(output, str) else shell_text
             running = _RUNNING.search(raw) if isinstance(raw, str) else None
             if running and call_id in self.commands:
                 self.exec_sessions[running.group(1)] = self.commands[call_id]
@@ -320,7 +320,7 @@ class _Conversion:
                 where=where,
                 exit_code=exit_code,
                 failed=failed,
-                fact_text=text,
+                fact_text=shell_text,
             )
             self.last_was_output = False
         elif kind == "web_search_call":

@@ -253,10 +253,10 @@ def _simple_kind(words: list[str]) -> str | None:
             if not targets:
                 return "build"
             return next((subs[t] for t in targets if t in subs), None)
-        sub = next((w for w in rest if not w.startswith("-") or w in subs), None)
+        subcommand = next((w for w in rest if not w.startswith("-") or w in subs), None)
         if head == "ninja":
             return "build"
-        return subs.get(sub or "")
+        return subs.get(subcommand or "")
     return None
 
 

@@ -243,7 +243,7 @@ class FactCollector:
 
     def build(self) -> tuple[Fact, ...]:
         facts: list[Fact] = []
-        if self.goal_text is not None:
+        if self.goal_text is not None and self.goal_entry is not None:  # set together
             facts.append(
                 Fact(
                     "goal-001",

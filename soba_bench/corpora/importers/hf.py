@@ -23,7 +23,7 @@ import contextlib
 import hashlib
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -261,6 +261,7 @@ class HFImporter(Importer):
         index = 0
         for name in files:
             source = SourceFile.read(Path(name))
+            rows: Iterable[Any]
             if looks_like_jsonl(source.content):
                 rows = (row for _, row in iter_jsonl(source, issues))
             else:

@@ -220,12 +220,15 @@ class _Conversion:
             self._usage(response, mw.at("model_response"), ts)
         else:
             call_id, name, arguments, response = f"oh-{key}", action, None, {}
-        if arguments is None:
-            arguments = {k: v for k, v in args.items() if k not in _BOOKKEEPING}
+        call_arguments = (
+            arguments
+            if arguments is not None
+            else {k: v for k, v in args.items() if k not in _BOOKKEEPING}
+        )
         if thought.strip():
             self.b.message("assistant", thought, key=f"{key}:thought", ts=ts)
         use = classify(action, args, name)
-        self.b.call(call_id, name, arguments, key=key, ts=ts, where=where, use=use)
+        self.b.call(call_id, name, call_arguments, key=key, ts=ts, where=where, use=use)
         if eid is not None:
             self.calls_by_event[eid] = call_id
 

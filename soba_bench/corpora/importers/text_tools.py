@@ -90,9 +90,9 @@ class TextToolConverter:
             self.b.at(f"message:{role}" if isinstance(role, str) else "message", mw)
             try:
                 message = expect_object(message, mw, "a message object")
-                role = get(message, role_key, "string", mw, required=True)
+                named: str = get(message, role_key, "string", mw, required=True)
                 text = text_of(message.get(content_key), mw.at(content_key))
-                self.message(index, roles.get(role, role), text, mw)
+                self.message(index, roles.get(named, named), text, mw)
             except InputError as err:
                 self.b.record(err)
 

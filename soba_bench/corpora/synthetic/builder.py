@@ -91,8 +91,14 @@ class Builder:
 
     def open_turn(self) -> None:
         ctx, w = self.ctx, self.w
-        pieces = [render(ctx, b) for b in self.take({USER: _UNLIMITED})]
-        pieces = [p for p in pieces if p is not None]
+        pieces: list[P.UserPiece | P.TextPiece] = []
+        for beat in self.take({USER: _UNLIMITED}):
+            piece = render(ctx, beat)
+            if piece is None:
+                continue
+            if not isinstance(piece, P.UserPiece | P.TextPiece):
+                raise TypeError(f"a user beat rendered {type(piece).__name__}, not text")
+            pieces.append(piece)
         if pieces:
             text = "\n\n".join(p.text for p in pieces)
             if ctx.rng.random() < 0.5:
@@ -210,7 +216,9 @@ class Builder:
             w.flight("tool_call", payload, self.turn, self.iteration)
             w.tick(20, 8_000)
             text = _output_text(call.output)
-            result = {"content": [{"type": "text", "text": clip(text, ctx.secrets)}]}
+            result: dict[str, Any] = {
+                "content": [{"type": "text", "text": clip(text, ctx.secrets)}]
+            }
             result["isError"] = call.failed
             payload = {"toolCallId": call_id, "toolName": call.name, "result": result}
             w.flight("tool_result", payload, self.turn, self.iteration)
@@ -227,7 +235,11 @@ class Builder:
         rng, cfg = self.ctx.rng, self.cfg
         status = "failed" if call.failed else "completed"
         if call.shell:
-            item = {"type": "local_shell_call_output", "call_id": call_id, "output": call.output}
+            item: dict[str, Any] = {
+                "type": "local_shell_call_output",
+                "call_id": call_id,
+                "output": call.output,
+            }
             item["status"] = status
             if rng.random() < cfg.exit_code_share:
                 item["exit_code"] = 1 if call.failed else 0

@@ -58,7 +58,7 @@ def fill(template: str, scen: Scenario, rng: random.Random) -> str:
     area = rng.choice(scen.areas)
     ident = rng.choice(banks.IDENTS)
     alt = rng.choice(banks.ALTERNATIVES)
-    values = {
+    values: dict[str, Any] = {
         "component": area[1],
         "dir": area[0],
         "path": rng.choice([f for f in scen.files if f.startswith("src/")]),
@@ -77,7 +77,7 @@ def fill(template: str, scen: Scenario, rng: random.Random) -> str:
 
 
 def make_scenario(config: SyntheticConfig, rng: random.Random) -> Scenario:
-    areas = rng.sample(banks.AREAS, 3)
+    areas: list[tuple[str, str, tuple[str, ...], str]] = rng.sample(banks.AREAS, 3)
     files = [f"{d}/{name}" for d, _, names, _ in areas for name in names]
     tests = [f"tests/{t}.test.ts" for _, _, _, t in areas]
     files += tests + list(banks.SHARED_FILES)

@@ -86,7 +86,7 @@ def large_output(ctx: Context, beat: Beat) -> CallPiece:
         output = pools.log(size)
     else:
         command = f"cat fixtures/{rng.choice(banks.IDENTS)}-dump.json"
-        rows = []
+        rows: list[str] = []
         total = 0
         while total < size:  # cut mid-array: the dump is not valid JSON
             row = f'  {{"id": {len(rows)}, "name": "{pools.token(12)}", "tags": ["{pools.token(5)}"'

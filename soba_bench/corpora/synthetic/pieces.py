@@ -20,13 +20,13 @@ from soba_bench.corpora.synthetic.noise import TextPools
 @dataclass
 class UserPiece:
     text: str
-    on_emit: Callable[[str], None] | None = None
+    on_emit: Callable[[str], object] | None = None  # (entry id); any result is ignored
 
 
 @dataclass
 class TextPiece:
     text: str
-    on_emit: Callable[[str], None] | None = None
+    on_emit: Callable[[str], object] | None = None
 
 
 @dataclass
@@ -35,7 +35,7 @@ class CallPiece:
     args: dict[str, Any]
     output: str | list[dict[str, str]]
     failed: bool = False
-    on_emit: Callable[[str, str], None] | None = None  # (call entry id, output entry id)
+    on_emit: Callable[[str, str], object] | None = None  # (call entry id, output entry id)
 
     @property
     def shell(self) -> bool:
@@ -46,7 +46,7 @@ class CallPiece:
 class SkillPiece:
     action: str
     skill: dict[str, str]
-    on_emit: Callable[[str], None] | None = None
+    on_emit: Callable[[str], object] | None = None
 
 
 @dataclass
@@ -58,7 +58,7 @@ class Context:
     pools: TextPools
     ledger: FactLedger
     scen: Scenario
-    chains: dict[str, dict[str, Any]] = field(default_factory=dict)
+    chains: dict[str | None, dict[str, Any]] = field(default_factory=dict)  # by Beat.chain
     protected: set[str] = field(default_factory=set)  # decisions a later beat supersedes
     busy: set[str] = field(default_factory=set)  # commands/paths an open blocker owns
     active_next: list[str] = field(default_factory=list)  # next_step fact ids, oldest first

@@ -7,8 +7,8 @@ need an invoker and a prompt builder; they are passed to :func:`build_chain`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from soba_bench.engine.strategies.base import (
     DETERMINISTIC,
@@ -21,6 +21,10 @@ from soba_bench.engine.strategies.base import (
 from soba_bench.errors import ConfigError
 from soba_bench.registry import Registry
 
+if TYPE_CHECKING:
+    from soba_bench.engine.strategies.native_portable import NativeCompactor
+    from soba_bench.engine.strategies.portable_only import ModelInvoker, PortableOnlyStrategy
+
 
 def _deterministic(**_: Any) -> Strategy:
     from soba_bench.engine.strategies.deterministic import DeterministicStrategy
@@ -28,7 +32,11 @@ def _deterministic(**_: Any) -> Strategy:
     return DeterministicStrategy()
 
 
-def _portable(invoker=None, prompt_builder=None, **_: Any) -> Strategy:
+def _portable(
+    invoker: ModelInvoker | None = None,
+    prompt_builder: Callable[[GenerationInput], str] | None = None,
+    **_: Any,
+) -> PortableOnlyStrategy:
     from soba_bench.engine.strategies.portable_only import PortableOnlyStrategy
 
     if invoker is None or prompt_builder is None:
@@ -36,7 +44,12 @@ def _portable(invoker=None, prompt_builder=None, **_: Any) -> Strategy:
     return PortableOnlyStrategy(invoker, prompt_builder)
 
 
-def _native(invoker=None, prompt_builder=None, compactor=None, **_: Any) -> Strategy:
+def _native(
+    invoker: ModelInvoker | None = None,
+    prompt_builder: Callable[[GenerationInput], str] | None = None,
+    compactor: NativeCompactor | None = None,
+    **_: Any,
+) -> Strategy:
     from soba_bench.engine.strategies.native_portable import NativePortableStrategy
 
     if compactor is None:
@@ -44,7 +57,8 @@ def _native(invoker=None, prompt_builder=None, compactor=None, **_: Any) -> Stra
     return NativePortableStrategy(compactor, _portable(invoker, prompt_builder))
 
 
-STRATEGIES: Registry = Registry("capsule strategy")
+# Factories: keyword arguments (invoker, prompt_builder, compactor; others ignored) -> strategy.
+STRATEGIES: Registry[Callable[..., Strategy]] = Registry("capsule strategy")
 STRATEGIES.add(DETERMINISTIC, _deterministic)
 STRATEGIES.add(PORTABLE_ONLY, _portable)
 STRATEGIES.add(NATIVE_PORTABLE, _native)

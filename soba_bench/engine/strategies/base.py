@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from soba_bench.engine.attempt import AttemptContext
     from soba_bench.engine.snapshot import ContextSnapshot
+    from soba_bench.engine.span import SpanDigest
     from soba_bench.engine.variants import EngineVariant
 
 NATIVE_PORTABLE = "native_portable"
@@ -27,7 +28,7 @@ class GenerationInput:
     source_items: list[dict[str, Any]]
     kept_items: list[dict[str, Any]]
     first_compacted_entry_id: str
-    first_kept_entry_id: str
+    first_kept_entry_id: str | None  # an Entry.id, or "root" when nothing is kept
     trigger: str
     snapshot: ContextSnapshot
     activated_skills: list[dict[str, Any]]
@@ -35,7 +36,7 @@ class GenerationInput:
     custom_instructions: str | None = None
     compatibility_key: str | None = None
     # The engine's SpanDigest of source_items (None: strategies read the span themselves).
-    span: Any = None
+    span: SpanDigest | None = None
 
 
 @dataclass

@@ -7,7 +7,8 @@ String lengths and slices are JavaScript's (UTF-16 units), as in SOBA.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from soba_bench.engine.artifacts import extract_artifacts, parse_arguments, parse_checkpoint_facts
 from soba_bench.engine.attempt import whole_ms_between
@@ -31,6 +32,11 @@ from soba_bench.jscompat import (
     utf16_len,
 )
 
+if TYPE_CHECKING:
+    from soba_bench.engine.attempt import AttemptContext
+    from soba_bench.engine.span import SpanDigest
+    from soba_bench.engine.variants import EngineVariant
+
 DEFAULT_GOAL = "Continue working on the current task"
 LIST_CAP = 10
 
@@ -44,7 +50,7 @@ def _unique(values: list[str]) -> list[str]:
 
 
 def _unique_decisions(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen: set[str] = set()
+    seen: set[Any] = set()  # raw decision values, as SOBA's Set holds them
     out = []
     for value in values:
         decision = value.get("decision")
@@ -62,7 +68,7 @@ def _summarize(text: str, max_length: int) -> str:
     return js_trim_end(js_slice(normalized, 0, max_length - 3)) + "..."
 
 
-def _text_blocks(item: dict[str, Any]):
+def _text_blocks(item: dict[str, Any]) -> Iterator[str]:
     """Non-empty text blocks of a message with list content (SOBA's ``"text" in block &&
     block.text``)."""
     content = item.get("content")
@@ -96,12 +102,12 @@ def extract_checkpoints(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _push_new(target: list, value: Any) -> None:
+def _push_new(target: list[Any], value: Any) -> None:
     if value not in target:
         target.append(value)
 
 
-def _completed(items, checkpoints) -> list[str]:
+def _completed(items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]) -> list[str]:
     completed: list[str] = []
     for checkpoint in checkpoints:
         for value in checkpoint["completed"]:
@@ -119,7 +125,7 @@ def _completed(items, checkpoints) -> list[str]:
     return completed[:LIST_CAP]
 
 
-def _pending(checkpoints) -> list[str]:
+def _pending(checkpoints: list[dict[str, Any]]) -> list[str]:
     pending: list[str] = []
     for checkpoint in checkpoints:
         for value in checkpoint["pending"]:
@@ -127,7 +133,7 @@ def _pending(checkpoints) -> list[str]:
     return pending[:LIST_CAP]
 
 
-def _next_steps(items, checkpoints) -> list[str]:
+def _next_steps(items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]) -> list[str]:
     steps: list[str] = []
     for checkpoint in checkpoints:
         if checkpoint["nextDirection"]:
@@ -145,18 +151,20 @@ def _next_steps(items, checkpoints) -> list[str]:
     return steps
 
 
-def _blockers(items) -> list[str]:
+def _blockers(items: list[dict[str, Any]]) -> list[str]:
     blockers: list[str] = []
     for item in reversed(items):
         if len(blockers) >= 5:
             break
         failure = tool_failure_output(item)
-        if js_truthy(failure):
+        if failure:  # str | None, so JS and Python truthiness agree
             _push_new(blockers, js_slice(failure, 0, 200))
     return blockers
 
 
-def _decisions(items, checkpoints) -> list[dict[str, Any]]:
+def _decisions(
+    items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     decisions: list[dict[str, Any]] = []
     for checkpoint in checkpoints:
         if checkpoint["kind"] != "plan_pivot":
@@ -175,7 +183,7 @@ def _decisions(items, checkpoints) -> list[dict[str, Any]]:
     return decisions[:LIST_CAP]
 
 
-def _goal(items) -> str | None:
+def _goal(items: list[dict[str, Any]]) -> str | None:
     for item in reversed(items):
         if item.get("type") == "message" and item.get("role") == "user":
             content = item.get("content")
@@ -194,7 +202,7 @@ def deterministic_state(
     previous: dict[str, Any] | None,
     *,
     newest_blockers_first: bool = False,
-    span=None,
+    span: SpanDigest | None = None,
 ) -> dict[str, Any]:
     """The rolled portable state before the ask_user reducer. ``span``, when given, is the
     engine's :class:`~soba_bench.engine.span.SpanDigest` of ``items``: it answers each
@@ -240,7 +248,7 @@ def deterministic_state(
 class DeterministicStrategy:
     name = DETERMINISTIC
 
-    def generate(self, gen: GenerationInput, ctx, variant) -> Draft:
+    def generate(self, gen: GenerationInput, ctx: AttemptContext, variant: EngineVariant) -> Draft:
         started = ctx.clock.now_ms()
         span = gen.span
         state = reconcile_structured_state(

@@ -3,7 +3,7 @@ portable state from the portable_only strategy. Native items are never inspected
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from soba_bench.engine.attempt import AttemptContext, whole_ms_between
 from soba_bench.engine.strategies.base import (
@@ -14,6 +14,9 @@ from soba_bench.engine.strategies.base import (
     base_provenance,
 )
 from soba_bench.engine.strategies.portable_only import PortableOnlyStrategy
+
+if TYPE_CHECKING:
+    from soba_bench.engine.variants import EngineVariant
 
 
 class NativeCompactor(Protocol):
@@ -29,7 +32,7 @@ class NativePortableStrategy:
         self.compactor = compactor
         self.portable = portable
 
-    def generate(self, gen: GenerationInput, ctx: AttemptContext, variant) -> Draft:
+    def generate(self, gen: GenerationInput, ctx: AttemptContext, variant: EngineVariant) -> Draft:
         started = ctx.clock.now_ms()
         native = self.compactor(gen, ctx)
         portable = self.portable.generate(gen, ctx, variant)  # may degrade internally

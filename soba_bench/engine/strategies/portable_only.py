@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from soba_bench.engine.artifacts import extract_artifacts
 from soba_bench.engine.attempt import (
@@ -30,6 +30,9 @@ from soba_bench.engine.strategies.base import (
 from soba_bench.engine.strategies.deterministic import DeterministicStrategy
 from soba_bench.errors import HarnessFault
 from soba_bench.jscompat import js_json_parse, js_trim
+
+if TYPE_CHECKING:
+    from soba_bench.engine.variants import EngineVariant
 
 log = logging.getLogger("soba_bench.engine.portable_only")
 
@@ -97,7 +100,8 @@ def coerce_state(data: Any) -> dict[str, Any]:
         value = obj.get(key)
         state[key] = [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
     decisions = []
-    for value in obj.get("decisions") if isinstance(obj.get("decisions"), list) else []:
+    listed = obj.get("decisions")
+    for value in listed if isinstance(listed, list) else []:
         if isinstance(value, dict) and isinstance(value.get("decision"), str):
             decision = {"decision": value["decision"]}
             if "rationale" in value:  # copied as-is (undefined stays absent)
@@ -129,7 +133,7 @@ class PortableOnlyStrategy:
         except StateParseError as exc:
             raise StateParseError("Failed to parse portable state JSON") from exc
 
-    def generate(self, gen: GenerationInput, ctx: AttemptContext, variant) -> Draft:
+    def generate(self, gen: GenerationInput, ctx: AttemptContext, variant: EngineVariant) -> Draft:
         started = ctx.clock.now_ms()
         try:
             state = reconcile_structured_state(self.model_state(gen, ctx), gen.source_items)

@@ -7,6 +7,7 @@ summarizer in the same process."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,7 +44,7 @@ class ModelBackend:
                 temperature=0.0,
                 seed=config.seed,
             )
-            factory = functools.partial(ChatClient, endpoint)
+            factory: Callable[[], ChatClient] = functools.partial(ChatClient, endpoint)
         elif kind == "local":
             name = config.model or DEFAULT_LOCAL_MODEL
             LOCAL_MODELS.get(name)

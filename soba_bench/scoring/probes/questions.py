@@ -175,11 +175,11 @@ def generate_probes(
     for fact in live("clarification"):
         # The chosen option's label (the first keyword) is the answer; the stored answer
         # text may add the user's own remarks, which a faithful capsule need not keep.
-        answer = fact.keywords[0] if fact.keywords else fact.attributes.get("answer")
-        if isinstance(answer, str) and answer:
+        chosen = fact.keywords[0] if fact.keywords else fact.attributes.get("answer")
+        if isinstance(chosen, str) and chosen:
             clarifications.append(
                 Probe(f"clarification:{fact.id}", "recall",
-                      f"What did the user answer to the question: {fact.text}", (answer,),
+                      f"What did the user answer to the question: {fact.text}", (chosen,),
                       JUDGE, "text", CUES["clarification"], subject=fact.text, single=True,
                       fact_ids=(fact.id,))
             )  # fmt: skip

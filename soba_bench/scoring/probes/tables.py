@@ -99,7 +99,7 @@ def describe_probers(settings: dict[str, Any]) -> str:
     parts = []
     for role in ("answererInfo", "judgeInfo"):
         info = settings.get(role) or {}
-        name = info.get("answerer") or info.get("judge")
+        name = str(info.get("answerer") or info.get("judge"))
         if "backend" in info:
             name += f" ({info['model']}: {info['calls']} calls, {info['hits']} from the cache)"
         parts.append(name)

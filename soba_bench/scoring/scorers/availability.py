@@ -66,7 +66,9 @@ class VisibleFacts:
 
     def __init__(self, ctx: ScoreContext, facts: list[Fact], capsule_has) -> None:
         self.walk = ctx.walk
-        self.lifecycle = ctx.lifecycle
+        lifecycle = ctx.lifecycle
+        assert lifecycle is not None  # the scorer needs truth, so there is its lifecycle
+        self.lifecycle = lifecycle
         self.capsule_has = capsule_has
         self.kind = {f.id: kind_of(f) for f in facts}
         self.skill = {f.id for f in facts if f.kind == "skill"}

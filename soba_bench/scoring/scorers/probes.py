@@ -19,6 +19,8 @@ class Probes:
 
     def score(self, ctx: ScoreContext, out: SessionScores) -> None:
         assert ctx.truth is not None
+        lifecycle = ctx.lifecycle
+        assert lifecycle is not None  # there is truth, so there is its lifecycle
         config = ctx.config
         prober = get_prober(config.probes, config.match)
         for moment in ctx.moments:
@@ -39,7 +41,7 @@ class Probes:
                 final=moment.generation == FINAL,
                 inputs=inputs,
                 facts=ctx.truth.facts,
-                lifecycle=ctx.lifecycle,
+                lifecycle=lifecycle,
             )
             out.probes += asked
             out.probe_moments += scored

@@ -25,7 +25,9 @@ class SobaQuality:
             portable = portable_capsule_from_checkpoint(
                 capsule, created_at=capsule.get("timestamp")
             )
-            expected = expectation_from_truth(ctx.truth.facts, ctx.lifecycle, moment.point)
+            lifecycle = ctx.lifecycle
+            assert lifecycle is not None  # there is truth, so there is its lifecycle
+            expected = expectation_from_truth(ctx.truth.facts, lifecycle, moment.point)
             out.quality.append(
                 {
                     "session": ctx.session,

@@ -1,0 +1,81 @@
+"""The type checker is wired into CI and its configuration catches what it should.
+
+`make test` and `make lint` depend on `make typecheck`, which runs mypy with pyproject's
+[tool.mypy]. Checking the whole package takes tens of seconds, so these tests run mypy with that
+same configuration on small planted modules instead: a plain type error anywhere in the package
+fails, and an unannotated function fails in a core stage (strict) but not in, say, reports."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE_STAGES = ("session", "meter", "engine", "replay")
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory) -> Path:
+    """One mypy cache for the module: the standard library is analysed once, not per test."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def _mypy(
+    tmp_path: Path, cache_dir: Path, stage: str, source: str
+) -> subprocess.CompletedProcess[str]:
+    """Run mypy with the project's config on `source` planted as soba_bench/<stage>/planted.py
+    (module names, and so the per-module overrides, come from the package layout)."""
+    package = tmp_path / "soba_bench"
+    (package / stage).mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / stage / "__init__.py").write_text("")
+    planted = package / stage / "planted.py"
+    planted.write_text(source)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(cache_dir),
+            str(planted),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_make_test_and_lint_run_the_type_checker():
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("test", "lint"):
+        line = re.search(rf"^{target}:(.*)$", makefile, re.M)
+        assert line and "typecheck" in line[1].split(), f"`make {target}` must depend on typecheck"
+    recipe = re.search(r"^typecheck:.*\n\t(.*)$", makefile, re.M)
+    assert recipe and recipe[1].strip() == "$(BIN)/python -m mypy", recipe
+
+
+@pytest.mark.parametrize("stage", ["engine", "reports"])
+def test_a_planted_type_error_fails(tmp_path, cache_dir, stage):
+    done = _mypy(tmp_path, cache_dir, stage, "def count() -> int:\n    return 'three'\n")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "planted.py:2: error: Incompatible return value type" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("stage", CORE_STAGES)
+def test_core_stages_are_strict(tmp_path, cache_dir, stage):
+    done = _mypy(tmp_path, cache_dir, stage, "def double(x):\n    return x * 2\n")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "[no-untyped-def]" in done.stdout, done.stdout
+
+
+def test_other_stages_are_not_strict(tmp_path, cache_dir):
+    done = _mypy(tmp_path, cache_dir, "reports", "def double(x):\n    return x * 2\n")
+    assert done.returncode == 0, done.stdout + done.stderr
