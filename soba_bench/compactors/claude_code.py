@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
-from soba_bench.compactors.peer import PeerCompactor, PeerCut, replay_peer
+from soba_bench.compactors.peer import PeerCompactor, PeerCut, peer_branch, replay_peer
 from soba_bench.compactors.rival import compactor_params, int_param
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
@@ -48,7 +48,7 @@ class ClaudeCode(PeerCompactor):
         return f"auto-compact threshold {self.threshold:g}"
 
     def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
-        branch = manager.branch
+        branch = peer_branch(manager)
         window = branch.item_indexes(branch.effective_window_start())
         if not window:
             return "claude_code: no history since the last summary"

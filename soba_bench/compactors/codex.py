@@ -30,6 +30,7 @@ from soba_bench.compactors.peer import (
     PeerCompactor,
     PeerCut,
     is_user_message,
+    peer_branch,
     ratio_param,
     replay_peer,
 )
@@ -60,7 +61,7 @@ class Codex(PeerCompactor):
         return f"auto-compact limit {self.limit:g}"
 
     def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
-        branch = manager.branch
+        branch = peer_branch(manager)
         window = branch.item_indexes(branch.effective_window_start())
         previous = branch.pinned if branch.last_capsule_index >= 0 else []
         history = sorted(set(previous) | set(window))

@@ -35,10 +35,12 @@ from soba_bench.compactors.peer import (
     crosses,
     is_user_message,
     item_chars,
+    peer_branch,
     ratio_param,
     replay_peer,
 )
 from soba_bench.compactors.rival import compactor_params
+from soba_bench.compactors.rival_branch import entry_items
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.errors import ConfigError
@@ -79,13 +81,13 @@ class GeminiCli(PeerCompactor):
         return f"compression threshold {self.threshold:g}"
 
     def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
-        branch = manager.branch
+        branch = peer_branch(manager)
         end = len(branch)
         start = branch.effective_window_start()
         window = branch.item_indexes(start)
         if not window:
             return "gemini_cli: no history since the last snapshot"
-        items = [branch.entries[i].item for i in window]
+        items = entry_items([branch.entries[i] for i in window])  # window: item entries only
         chars = [item_chars(i) for i in items]
         splittable = [is_user_message(i) for i in items]
         offset = 0

@@ -24,6 +24,7 @@ from soba_bench.compactors.rival import (
     items_tokens_after,
     replay_rival,
 )
+from soba_bench.compactors.rival_branch import entry_ids, rival_branch
 from soba_bench.engine import outcome as O
 from soba_bench.engine.compactor import Attempt
 from soba_bench.engine.manager import ContextManager
@@ -49,7 +50,7 @@ class ObservationMasking:
 
     def plan(self, manager: ContextManager, plan: CompactionPlan) -> Edit | str:
         """The masking edit for the branch as it is now, or why there is nothing to mask."""
-        branch = manager.branch
+        branch = rival_branch(manager)
         outputs = branch.output_indexes
         count = len(outputs_to_mask(outputs, self.keep))
         if count <= 0:
@@ -65,7 +66,7 @@ class ObservationMasking:
         return Edit(
             strategy=self.name,
             tokens_after=items_tokens_after(plan, items),
-            source_ids=[branch.entries[i].id for i in new],
+            source_ids=entry_ids([branch.entries[i] for i in new]),
             mask=new,
             mask_through=through,
             first_kept_id=branch.id_at(branch.effective_window_start()),

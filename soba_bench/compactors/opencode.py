@@ -37,10 +37,11 @@ from soba_bench.compactors.peer import (
     PeerCut,
     crosses,
     is_user_message,
+    peer_branch,
     replay_peer,
 )
 from soba_bench.compactors.rival import Edit, compactor_params, int_param, items_tokens_after
-from soba_bench.compactors.rival_branch import is_output
+from soba_bench.compactors.rival_branch import entry_ids, is_output
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
 from soba_bench.engine.policy import TURN_COMPLETE, TriggerDecision
@@ -115,7 +116,7 @@ class OpenCode(PeerCompactor):
     def prune(self, manager: ContextManager, plan: CompactionPlan) -> Edit | None:
         if plan.trigger != TURN_COMPLETE or self.prune_rule is None:
             return None
-        branch = manager.branch
+        branch = peer_branch(manager)
         indexes, _ = self.prunable(branch)
         if not indexes:
             return None
@@ -124,7 +125,7 @@ class OpenCode(PeerCompactor):
         return Edit(
             strategy=NAME,
             tokens_after=items_tokens_after(plan, items),
-            source_ids=[branch.entries[i].id for i in indexes],
+            source_ids=entry_ids([branch.entries[i] for i in indexes]),
             mask=indexes,
             mask_through=indexes[-1],
             first_kept_id=branch.id_at(branch.effective_window_start()),
@@ -136,7 +137,7 @@ class OpenCode(PeerCompactor):
 
     # ── summary ─────────────────────────────────────────────────────────────────
     def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
-        branch = manager.branch
+        branch = peer_branch(manager)
         end = len(branch)
         start = branch.effective_window_start()
         window = branch.item_indexes(start)

@@ -28,7 +28,14 @@ from __future__ import annotations
 from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
-from soba_bench.compactors.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
+from soba_bench.compactors.peer import (
+    PeerBranch,
+    PeerCompactor,
+    PeerCut,
+    crosses,
+    peer_branch,
+    replay_peer,
+)
 from soba_bench.compactors.rival import compactor_params, int_param
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
@@ -62,7 +69,7 @@ class OpenHands(PeerCompactor):
         return f"{size} events in the view exceed max_size ({self.max_size})"
 
     def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
-        branch = manager.branch
+        branch = peer_branch(manager)
         end = len(branch)
         start = branch.effective_window_start()
         window = branch.item_indexes(start)

@@ -43,7 +43,7 @@ from typing import Any
 from soba_bench.compactors import CompactorContext, SessionRun
 from soba_bench.compactors.inputs import PINNED
 from soba_bench.compactors.rival import Edit, RivalReplayer, conclude_edit, replay_rival
-from soba_bench.compactors.rival_branch import RivalBranch
+from soba_bench.compactors.rival_branch import RivalBranch, entry_ids, entry_items
 from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine import outcome as O
 from soba_bench.engine.compactor import Attempt
@@ -87,6 +87,15 @@ class PeerBranch(RivalBranch):
         return [i for i in range(start, stop) if self.entries[i].item is not None]
 
 
+def peer_branch(manager: ContextManager) -> PeerBranch:
+    """The manager's branch as the :class:`PeerBranch` a peer policy edits (its replay builds
+    the manager on one); anything else is a wiring fault, said as such."""
+    branch = manager.branch
+    if not isinstance(branch, PeerBranch):
+        raise TypeError(f"a peer policy runs on a PeerBranch, not {type(branch).__name__}")
+    return branch
+
+
 def crosses(branch: RivalBranch, lo: int, boundary: int, hi: int) -> bool:
     """True when some tool call and its output sit on different sides of ``boundary``
     within ``entries[lo:hi]`` (either order, any call family)."""
@@ -94,7 +103,9 @@ def crosses(branch: RivalBranch, lo: int, boundary: int, hi: int) -> bool:
     scan, other = (left, right) if boundary - lo <= hi - boundary else (right, left)
     for index in range(*scan):
         item = branch.entries[index].item
-        kind = item.get("type") if item is not None else None
+        if item is None:
+            continue
+        kind = item.get("type")
         if kind in E.CALL_TYPES:
             partners = branch.tool_positions(call_key(item.get("call_id")))[1]
         elif kind in E.OUTPUT_TYPES:
@@ -223,7 +234,7 @@ def summarize(attempt: Attempt, cut: PeerCut, name: str) -> CompactionOutcome:
     policy's summary step), through the manager's own generation, fallback and capsule
     fields. No ROI gate: a peer keeps what it triggered."""
     manager, plan, ctx = attempt.manager, attempt.plan, attempt.ctx
-    branch: PeerBranch = attempt.branch
+    branch = peer_branch(manager)
     entries = branch.entries
     summarized = [entries[i] for i in cut.summarized if entries[i].item is not None]
     if not summarized:
@@ -235,10 +246,10 @@ def summarize(attempt: Attempt, cut: PeerCut, name: str) -> CompactionOutcome:
     gen = GenerationInput(
         session_id=branch.session_id,
         branch_index=branch,
-        source_entry_ids=[e.id for e in summarized],
-        source_items=[e.item for e in summarized],
-        kept_items=[e.item for e in pinned + tail],
-        first_compacted_entry_id=summarized[0].id,
+        source_entry_ids=entry_ids(summarized),
+        source_items=entry_items(summarized),
+        kept_items=entry_items(pinned + tail),
+        first_compacted_entry_id=entry_ids(summarized)[0],
         first_kept_entry_id=first_kept,
         trigger=plan.trigger,
         snapshot=plan.snapshot,

@@ -24,7 +24,14 @@ from __future__ import annotations
 from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
-from soba_bench.compactors.peer import PeerBranch, PeerCompactor, PeerCut, crosses, replay_peer
+from soba_bench.compactors.peer import (
+    PeerBranch,
+    PeerCompactor,
+    PeerCut,
+    crosses,
+    peer_branch,
+    replay_peer,
+)
 from soba_bench.compactors.rival import compactor_params, int_param
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionPlan
@@ -59,11 +66,15 @@ class Pi(PeerCompactor):
         )
 
     def cut(self, manager: ContextManager, plan: CompactionPlan) -> PeerCut | str:
-        branch = manager.branch
+        branch = peer_branch(manager)
         end = len(branch)
         start = branch.effective_window_start()
         window = branch.item_indexes(start)
-        points = [i for i in window if E.is_user_or_assistant_message(branch.entries[i].item)]
+        points = [
+            i
+            for i in window
+            if (item := branch.entries[i].item) is not None and E.is_user_or_assistant_message(item)
+        ]
         if not points:
             return "pi: no user or assistant message to cut at"
         cut = points[0]

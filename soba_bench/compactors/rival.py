@@ -165,7 +165,9 @@ class RivalReplayer(Replayer):
 
     def compact_command(self, index, entry, instructions) -> None:
         super().compact_command(index, entry, instructions)
-        self.trace.barriers[-1].attempt.update(self._state())
+        attempt = self.trace.barriers[-1].attempt
+        if attempt is not None:
+            attempt.update(self._state())
 
     def _finish(self, replay_ms: float) -> ReplayTrace:
         trace = super()._finish(replay_ms)

@@ -14,11 +14,14 @@ The original entries are kept, so a replay still writes the transcript as record
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
+
+if TYPE_CHECKING:
+    from soba_bench.engine.manager import ContextManager
 
 MASK_TEXT = "[Old tool output omitted]"
 
@@ -105,3 +108,25 @@ class RivalBranch(LiveBranch):
     def original_entries(self) -> list[Entry]:
         """The branch as recorded (masked outputs restored), capsules included."""
         return [self.originals.get(i, e) for i, e in enumerate(self.entries)]
+
+
+def rival_branch(manager: ContextManager) -> RivalBranch:
+    """The manager's branch as the :class:`RivalBranch` a rival compactor edits (its replay
+    builds the manager on one); anything else is a wiring fault, said as such."""
+    branch = manager.branch
+    if not isinstance(branch, RivalBranch):
+        raise TypeError(f"a rival compactor runs on a RivalBranch, not {type(branch).__name__}")
+    return branch
+
+
+def entry_ids(entries: list[Entry]) -> list[str]:
+    """The ids of replayed entries (every entry the walk appends has one)."""
+    ids = [e.id for e in entries]
+    if any(i is None for i in ids):
+        raise ValueError("a replayed entry without an id")
+    return [i for i in ids if i is not None]
+
+
+def entry_items(entries: list[Entry]) -> list[dict[str, Any]]:
+    """The items of entries chosen because they carry one."""
+    return [e.item for e in entries if e.item is not None]

@@ -249,7 +249,7 @@ class ContextManager:
             return self.failure(plan, ctx, exc, "Capsule generation failed")
 
     def generate(
-        self, gen: GenerationInput, ctx: AttemptContext, required: bool, kept_tokens: float
+        self, gen: GenerationInput, ctx: AttemptContext, required: bool, kept_tokens: int
     ) -> tuple[GenerationResult, bool]:
         """A draft from the strategy chain, and whether it is the deterministic fallback
         (taken when a model deadline passes; an external abort still raises)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from soba_bench.errors import InputError, json_error_text
 from soba_bench.jscompat import js_json_parse
@@ -30,7 +31,7 @@ def parse_lines(
     issues: list[LineIssue] = []
     seen_ids: set[str] = set()
 
-    def bad(lineno: int, message: str, **kw) -> None:
+    def bad(lineno: int, message: str, **kw: Any) -> None:
         err = InputError(message, path=path, line=lineno, **kw)
         if strict:
             raise err
@@ -129,7 +130,7 @@ def parse_lines(
     return out, issues
 
 
-def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
+def read_session(path: str | os.PathLike[str], *, strict: bool = True) -> Session:
     """Read a ``.jsonl`` or ``.jsonl.gz`` SOBA session. The file is opened read-only."""
     path_str = str(path)
     entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
