@@ -60,6 +60,8 @@ def _add(name: str, base: str, description: str) -> None:
 _add("availability", "availability", "state availability at the requests, macro over kinds")
 for _kind in AVAILABILITY_KINDS:
     _add(f"availability.{_kind}", "availability", f"availability of {_kind} facts")
+_add("contradiction", "contradiction", "live facts the capsule sent states wrongly")
+_add("invented_paths", "invented_paths", "file paths in the capsule the session never named")
 _add("refused_requests", "refused_requests", "requests refused, nothing sent")
 _add("blocked_turns", "blocked_turns", "turns with a refused request")
 _add("overflows", "overflows", "requests whose input would not fit the window")
@@ -87,6 +89,8 @@ HEADLINE = "availability"
 DEFAULT_METRICS: tuple[str, ...] = (
     HEADLINE,
     *(f"availability.{k}" for k in AVAILABILITY_KINDS),
+    "contradiction",
+    "invented_paths",
     "refused_requests",
     "blocked_turns",
     "overflows",
