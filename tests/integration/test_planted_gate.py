@@ -60,6 +60,7 @@ def planted_runs(tmp_path_factory) -> dict[str, Path]:
         *ENGINE,
         f"hydra.sweep.dir={sweep}",
         "hydra/launcher=basic",
+        timeout=1800,  # nine jobs in one sweep; a loaded CI machine needs more than the default
     )
     assert done.returncode == 0, done.stderr
     jobs = {}
