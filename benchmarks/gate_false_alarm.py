@@ -14,6 +14,7 @@ Wilson interval. Also prints how many pairs could be tested at all (exit 3 other
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import shutil
 import sys
@@ -37,6 +38,14 @@ ENGINE = [
 ]
 
 
+def complete(folder: Path) -> bool:
+    """A finished job folder (its record says complete)."""
+    try:
+        return json.loads((folder / "run.json").read_text("utf-8")).get("status") == "complete"
+    except (OSError, ValueError):
+        return False
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson score interval of a proportion k/n."""
     if n == 0:
@@ -53,7 +62,9 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--entries", type=int, default=600)
     parser.add_argument("--variant", default="soba-0.6.14")
-    parser.add_argument("--keep", type=Path, help="keep corpora and runs here")
+    parser.add_argument(
+        "--keep", type=Path, help="keep corpora and runs here (a second run reuses finished jobs)"
+    )
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="gate-aa-"))
     overrides = [f"variant={args.variant}", *ENGINE]
@@ -64,8 +75,14 @@ def main() -> None:
         for pair in range(args.pairs):
             runs = []
             for seed in (2 * pair, 2 * pair + 1):
+                folder = work / f"r{seed}"
+                if complete(folder):  # --keep DIR of an interrupted run: its finished jobs
+                    runs.append(folder)
+                    continue
+                shutil.rmtree(folder, ignore_errors=True)
+                shutil.rmtree(work / f"c{seed}", ignore_errors=True)
                 corpus = same_name_corpus(work / f"c{seed}", seed, args.sessions, args.entries)
-                runs.append(run_one(corpus, work / f"r{seed}", overrides, work / "cache"))
+                runs.append(run_one(corpus, folder, overrides, work / "cache"))
             comparison = compare_runs(*runs)
             verdicts[comparison.verdict] += 1
             flagged.update(comparison.flagged_metrics)

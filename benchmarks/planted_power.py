@@ -11,7 +11,8 @@ point, called in this process). Printed per defect:
 * right metric: the share of seeds where a flagged metric is the one the defect should move
   (drop_blockers: the degraded-fallback rate, since SOBA's validator rejects those capsules and
   the deterministic fallback writes them; drop_goal: a goal metric; files for swap_files and
-  invent_paths; verification for flip_verification; decisions for negate_decisions;
+  verification for flip_verification; decisions for negate_decisions; for these three the
+  contradiction rate too (a fact stated wrongly); invented_paths for invent_paths;
   decisions, staleness or plan-pivot checkpoints for stale_decisions);
 * cannot test: seeds where compare said it could not test (exit 3) or rejected its input (2);
 * for the controls (verbatim against a copy of the base job, a sanity check, and paraphrase),
@@ -21,7 +22,7 @@ Goal: power >= 95 % per defect, false alarms <= 5 %. The benchmark only reads co
 code and its JSON (``flagged_metrics`` or per-metric verdicts in ``deltas``), so it measures
 whatever gate the CLI ships.
 
-    python benchmarks/planted_power.py [--seeds 20] [--sessions 10] [--engine "engine=64k-8k"]
+    python benchmarks/planted_power.py [--seeds 20] [--sessions 20] [--engine "engine=64k-8k"]
         [--variant NAME] [--json OUT] [--keep DIR]
 """
 
@@ -63,12 +64,13 @@ CONTROLS = ("verbatim", "paraphrase")
 RIGHT_METRIC = {
     "drop_blockers": ("degraded",),
     "drop_goal": ("goal",),
-    "negate_decisions": ("decision",),
-    "swap_files": ("file",),
-    "flip_verification": ("verification",),
+    # A fact stated wrongly is what the contradiction rate counts.
+    "negate_decisions": ("decision", "contradiction"),
+    "swap_files": ("file", "contradiction"),
+    "flip_verification": ("verification", "contradiction"),
     # A plan-pivot checkpoint is a decision revision too (the ground truth's checkpoint kind).
     "stale_decisions": ("decision", "stale", "checkpoint"),
-    "invent_paths": ("file", "path", "hallucinat", "precision"),
+    "invent_paths": ("invented_paths",),
 }
 # A small window (the synthetic-small README's), so every session compacts several times and
 # each seed gives the gate many capsule moments; the gate corpus's sessions are short.
@@ -196,7 +198,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="corpus seeds (default 20)")
     parser.add_argument(
-        "--sessions", type=int, default=10, help="sessions per seed (default 10: the gate needs 9)"
+        "--sessions",
+        type=int,
+        default=20,
+        help="sessions per seed (default 20; the gate tests from 9, but a defect that only some "
+        "sessions show needs more)",
     )
     parser.add_argument(
         "--engine",

@@ -7,8 +7,10 @@ resamples; capsule moments are averaged within a session first.
 
 Names follow ``session_metrics``. The gate's defaults: ``availability`` (the headline: the
 share of live facts the model can see at the fixed evaluation points, macro over fact kinds)
-and ``availability.<kind>``, and the outcomes ``refused_requests``, ``blocked_turns``,
-``overflows`` and ``degraded_rate``; ``input_tokens_billed`` and ``peak_context_tokens`` (each
+and ``availability.<kind>``, the error rates at the same points ``contradiction`` (live facts
+the capsule sent states wrongly) and ``invented_paths`` (file paths it names that the session
+never did), and the outcomes ``refused_requests``, ``blocked_turns``, ``overflows`` and
+``degraded_rate``; ``input_tokens_billed`` and ``peak_context_tokens`` (each
 strategy's own costs) are shown beside them, never gated. Capsule-moment diagnostics, on
 request (``--metric``): ``recall`` / ``recall.<kind>`` score the whole model input
 at capsule moments (capsule plus retained tail, or whatever a rival strategy sends: comparable
@@ -60,6 +62,8 @@ def _add(name: str, base: str, description: str) -> None:
 _add("availability", "availability", "state availability at the requests, macro over kinds")
 for _kind in AVAILABILITY_KINDS:
     _add(f"availability.{_kind}", "availability", f"availability of {_kind} facts")
+_add("contradiction", "contradiction", "live facts the capsule sent states wrongly")
+_add("invented_paths", "invented_paths", "file paths in the capsule the session never named")
 _add("refused_requests", "refused_requests", "requests refused, nothing sent")
 _add("blocked_turns", "blocked_turns", "turns with a refused request")
 _add("overflows", "overflows", "requests whose input would not fit the window")
@@ -81,12 +85,17 @@ _add("reclaimed_tokens", "reclaimed_tokens", "tokens reclaimed per session")
 _add("blocked_requests", "blocked_requests", "requests refused per session")
 _add("skip_rate", "skip_rate", "attempts skipped by the ROI checks")
 
-# The gate's default: the headline with its kinds, and the outcomes. The degraded-fallback
-# rate is gated because a prompt whose drafts SOBA's validator rejects shows only there.
+# The gate's default: the headline with its kinds, the two error rates and the outcomes. The
+# degraded-fallback rate is gated because a prompt whose drafts SOBA's validator rejects shows
+# only there; the error rates because availability counts a fact the tail still shows even
+# when the capsule states it wrongly, and never sees what a capsule makes up (measured on
+# planted defects: benchmarks/planted_power.py).
 HEADLINE = "availability"
 DEFAULT_METRICS: tuple[str, ...] = (
     HEADLINE,
     *(f"availability.{k}" for k in AVAILABILITY_KINDS),
+    "contradiction",
+    "invented_paths",
     "refused_requests",
     "blocked_turns",
     "overflows",

@@ -99,6 +99,10 @@ def _score_metrics(scores: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
         capsule = retention[(retention["view"] == "capsule") & (retention["kind"] == "all")]
         parts.append(capsule.groupby(KEYS)["value"].mean().rename("capsule_recall").to_frame())
     avail = scores[(scores["scorer"] == "availability") & own]
+    errors = avail[avail["metric"] != "availability"]
+    if not errors.empty:
+        parts.append(errors.pivot_table(index=KEYS, columns="metric", values="value"))
+    avail = avail[avail["metric"] == "availability"]
     if not avail.empty:
         wide = avail.pivot_table(index=KEYS, columns="kind", values="value", aggfunc="mean")
         wide.columns = ["availability" if k == "all" else f"availability.{k}" for k in wide.columns]

@@ -42,6 +42,8 @@ HIGHER_IS_BETTER = {
     "flag": False,
     "survival": True,
     "availability": True,
+    "contradiction": False,
+    "invented_paths": False,
     # outcomes: fewer is better, except nothing (tokens and peak are costs)
     "requests": False,
     "refused_requests": False,
@@ -250,6 +252,12 @@ def _availability(scores_dir: Path) -> list[dict[str, Any]]:
             "metric": "availability",
         }
         out.append({**base, "kind": "all", "value": row.get("availability")})
+        for key, metric in (
+            ("contradiction", "contradiction"),
+            ("inventedPaths", "invented_paths"),
+        ):
+            if isinstance(row.get(key), int | float):  # rows scored before these existed
+                out.append({**base, "metric": metric, "kind": "all", "value": row[key]})
         for key, value in row.items():
             if key.startswith("availability."):
                 out.append({**base, "kind": key.split(".", 1)[1], "value": value})

@@ -85,7 +85,8 @@ class KindScore:
         }
 
 
-def _path(fact: Fact) -> str:
+def fact_path(fact: Fact) -> str:
+    """The path a file fact names (a rename: its new path)."""
     attrs = fact.attributes
     return str(attrs.get("path") or attrs.get("to") or fact.text)
 
@@ -105,7 +106,7 @@ def claim_of(fact: Fact, stale: bool = False, result: str | None = None) -> Clai
         text=fact.text,
         state="stale" if stale else "current",
         result=result,
-        path=_path(fact) if fact.kind in FILE_KINDS else None,
+        path=fact_path(fact) if fact.kind in FILE_KINDS else None,
         command=str(attrs.get("command") or fact.text) if fact.kind == "verification" else None,
     )
 
@@ -133,7 +134,7 @@ def _present_by_words(fact: Fact, view: View) -> bool:
     """The earlier presence test (structured parts first, then the text's words)."""
     kind = fact.kind
     if kind in FILE_KINDS:
-        path = normalize_path(_path(fact))
+        path = normalize_path(fact_path(fact))
         listed = view.read_files if kind == "file_read" else view.modified_files
         return path in listed or view.index.has_path(path)
     if kind == "verification":
@@ -177,10 +178,10 @@ def score_view(
     scores = {k: KindScore(k) for k in (*RETENTION_KINDS, *NOISE_KINDS)}
     by_id = {f.id: f for f in facts}
     known_paths: set[str] = set()
-    modified_paths = {normalize_path(_path(f)) for f in facts if f.kind == "file_modified"}
+    modified_paths = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
     for fact in facts:
         if fact.kind in FILE_KINDS:
-            known_paths.add(normalize_path(_path(fact)))
+            known_paths.add(normalize_path(fact_path(fact)))
             if fact.kind == "file_renamed" and fact.attributes.get("from"):
                 known_paths.add(normalize_path(str(fact.attributes["from"])))
     for fact in facts:
@@ -207,7 +208,7 @@ def score_view(
             if (
                 label == CONTRADICTED
                 and fact.kind == "file_read"
-                and normalize_path(_path(fact)) in modified_paths
+                and normalize_path(fact_path(fact)) in modified_paths
             ):
                 label = ENTAILED  # read and modified both: listed under Modified is right
             if label == ENTAILED:

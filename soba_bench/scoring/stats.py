@@ -141,6 +141,10 @@ _declare("soba_quality_pass_rate", "share of capsules passing SOBA's threshold",
 _declare("blocked_requests", "barriers that refused the model request", False, "count")
 _declare("failure_findings", "failure-mode detector findings", False, "count")
 _declare("availability", "share of live facts the model can see at each request", True, "ratio")
+_declare("contradiction", "share of live facts the capsule sent states wrongly", False, "ratio")
+_declare(
+    "invented_paths", "share of the capsule's file paths the session never named", False, "ratio"
+)
 _declare("refused_requests", "model requests refused (nothing sent)", False, "count")
 _declare("blocked_turns", "turns with at least one refused request", False, "count")
 _declare("overflows", "requests whose input would not fit the context window", False, "count")

@@ -424,6 +424,37 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
 _PASSED = re.compile(r"\b(pass(es|ed)?|succeed(s|ed)?|green|ok)\b|exit status 0\b|✓", re.I)
 _FAILED = re.compile(r"\b(fail(s|ed|ing)?|error|red)\b|\bFAIL\b|exit status [1-9]|✗", re.I)
 _EDIT_CALL = re.compile(r"^(edit|write|multi_edit|apply_patch)\b|^(Edit applied|Wrote|Created)\b")
+# A check reported with its pass word negated ("did not pass") failed, and the reverse.
+_NOT_PASSED = re.compile(r"\b(not|never|n't)\s+(pass|succeed)", re.I)
+_NOT_FAILED = re.compile(r"\b(not|never|n't)\s+(fail)", re.I)
+# How a capsule's prose reports work on a file: a verb before the path (its own clause).
+_EDITED_WORDS = re.compile(
+    r"\b(modif(y|ied)|edit(ed)?|chang(e|ed)|wr(ote|itten)|creat(e|ed)|updated|patched|rewr(ote|itten))\b",
+    re.I,
+)
+_READ_WORDS = re.compile(
+    r"\b(read|looked (through|at|into)|inspected|opened|viewed|examined)\b", re.I
+)
+# Capsule sections that report the work done (a decision or a next step about a file is a plan).
+_REPORT_SECTIONS = ("completed", "inProgress")
+
+
+def _prose_file_state(path: str, context: Context) -> str | None:
+    """How the capsule's own prose reports ``path``: "modified", "read", or None (not
+    reported). A capsule whose prose contradicts its artifact list misinforms the model even
+    though the list is right (SOBA's ledger comes from the engine, the prose from the model)."""
+    said: set[str] = set()
+    for statement in context.lines:
+        if statement.section not in _REPORT_SECTIONS or not _path_in(path, statement.text):
+            continue
+        head = statement.text[: statement.text.find(path)] if path in statement.text else ""
+        if _EDITED_WORDS.search(head):
+            said.add("modified")
+        elif _READ_WORDS.search(head):
+            said.add("read")
+    if "modified" in said:
+        return "modified"
+    return "read" if said else None
 
 
 @lru_cache(maxsize=65536)
@@ -444,6 +475,10 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
     same, other = (modified, read) if wants_modified else (read, modified)
     if claim.kind == "file_renamed":
         same, other = modified | read, set()  # a rename is a move: either list keeps it
+    else:
+        prose = _prose_file_state(path, context)
+        if prose is not None and (prose == "modified") != wants_modified:
+            return Verdict(CONTRADICTED, f"capsule prose says {prose}", path)
     if path in same:
         return Verdict(ENTAILED, "listed", path)
     edited = mentioned = False
@@ -485,6 +520,10 @@ def _result_of(text: str) -> str | None:
     exits = _EXIT.findall(text)
     if exits:
         return "passed" if exits[-1] == "0" else "failed"
+    if _NOT_PASSED.search(text):
+        return "failed"
+    if _NOT_FAILED.search(text):
+        return "passed"
     failed, passed = bool(_FAILED.search(text)), bool(_PASSED.search(text))
     if failed != passed:
         return "failed" if failed else "passed"
@@ -504,6 +543,13 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
     )
     if listed and context.status in ("passed", "failed") and not ambiguous:
         shown, evidence = context.status, f"Verification status: {context.status}"
+    # The capsule's prose about this command is more specific than the status over all of them.
+    for statement in context.lines:
+        if statement.section in _REPORT_SECTIONS and _command_in(command, statement.text):
+            clause = next(c for c in re.split(r"[;\n]", statement.text) if _command_in(command, c))
+            result = _result_of(clause)
+            if result is not None:
+                shown, evidence, listed = result, statement.text[:160], True
     for index, text in enumerate(context.history):
         if not _command_in(command, text):
             continue

@@ -147,7 +147,11 @@ def is_revision(decision: str) -> bool:
 @DEFECTS.register("stale_decisions")
 def stale_decisions(state: State, recap: Recap) -> tuple[State, Recap]:
     """Superseded decisions presented as current: every decision that revises an earlier one
-    is left out, so the decisions it replaced read as the current plan."""
+    is left out, so the decisions it replaced read as the current plan. The unmutated answer
+    lists the replaced decisions too (followed by their revision: a revision's text does not
+    name what it replaces, so no text-only summarizer can drop the right one), so what the
+    gate can see is the revisions' own loss (decision and plan-pivot checkpoint availability),
+    not a difference in staleness."""
     decisions = [d for d in state.get("decisions", []) if not is_revision(d["decision"])]
     return {**state, "decisions": decisions}, recap
 

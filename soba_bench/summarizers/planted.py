@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from soba_bench.engine.artifacts import PORTABLE_KEYWORDS, js_includes, parse_arguments
 from soba_bench.engine.attempt import AttemptContext, SimulatedReply
 from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.strategies.base import PORTABLE_ONLY, Draft, GenerationInput
-from soba_bench.engine.strategies.deterministic import DeterministicStrategy, deterministic_state
-from soba_bench.engine.strategies.portable_only import PortableOnlyStrategy
+from soba_bench.engine.strategies.deterministic import (
+    DEFAULT_GOAL,
+    DeterministicStrategy,
+    deterministic_state,
+)
+from soba_bench.engine.strategies.portable_only import FALLBACK_GOAL, PortableOnlyStrategy
 from soba_bench.errors import ConfigError
 from soba_bench.jscompat import js_truthy
 from soba_bench.session import entries as E
@@ -38,7 +43,41 @@ from soba_bench.summarizers.defects import (
 from soba_bench.summarizers.registry import SUMMARIZERS, SummarizerSpec
 
 # Bumped when what the planted model writes changes, so prompt ids (and job keys) change too.
-PLANTED_VERSION = 1
+# v2: the goal is the user's task as last stated, not the span's last user message.
+PLANTED_VERSION = 2
+
+# A user message that restates the task says so; the cue is not part of the goal.
+_GOAL_CUE = re.compile(r"^\s*(change of plan|new goal|new task|update)\s*[:,-]\s*", re.I)
+
+
+def _user_text(item: dict[str, Any]) -> str | None:
+    if item.get("type") != "message" or item.get("role") != "user":
+        return None
+    content = item.get("content")
+    if isinstance(content, str):
+        return content.strip() or None
+    if isinstance(content, list):
+        text = "\n".join(b["text"] for b in content if isinstance(b, dict) and "text" in b)
+        return text.strip() or None
+    return None
+
+
+def task_goal(items: list[dict[str, Any]], previous_goal: str | None) -> str | None:
+    """The goal as a careful model keeps it: the session's first user message (the span
+    of the first capsule starts there), replaced by any later message that restates the task
+    ("Change of plan: ..."); otherwise the previous capsule's goal. SOBA's deterministic
+    strategy takes the span's last user message instead, which is usually an answer or a
+    constraint, so a goal metric could not see a summarizer lose the goal."""
+    goal = previous_goal
+    for item in items:
+        text = _user_text(item)
+        if text is None:
+            continue
+        if goal is None:
+            goal = text
+        elif _GOAL_CUE.match(text):
+            goal = _GOAL_CUE.sub("", text, count=1)
+    return goal
 
 
 def recap_of(items: list[dict[str, Any]]) -> Recap:
@@ -95,6 +134,12 @@ def planted_state(gen: GenerationInput, defect: str, *, newest_blockers_first: b
         previous,
         newest_blockers_first=newest_blockers_first,
     )
+    if gen.custom_instructions is None:
+        prev_goal = (previous or {}).get("goal")
+        keep = isinstance(prev_goal, str) and prev_goal not in (DEFAULT_GOAL, FALLBACK_GOAL)
+        goal = task_goal(gen.source_items, prev_goal if keep else None)
+        if goal is not None:
+            state = {**state, "goal": goal}
     return apply_defect(defect, state, recap_of(gen.source_items))
 
 

@@ -3,7 +3,7 @@ every delta 0; SOBA as shipped compared with its newest-blockers fix exits 1 (mo
 requests); truncation against SOBA's capsules exits 1 on a capsule diagnostic; improvements
 pass; too few sessions for the default gate exit 3; bad input exits 2.
 
-Six sessions are too few for the 15 default tests (Holm needs 9 pairs there), so each test
+Six sessions are too few for the 17 default tests (Holm needs 9 pairs there), so each test
 names the one or two metrics it gates on: with one or two tests, six pairs reach the level.
 
 The corpus: generated sessions with many blockers (12 per 1,000 entries) on a 64k window, where

@@ -1,11 +1,12 @@
-"""The gate on planted defects, at a small n: ``compare`` of the planted summarizer's
-unmutated answer (``defect=verbatim``) against a known defect must flag the right metric, and
-against the paraphrase control must flag nothing. ``benchmarks/planted_power.py`` measures the
-same over 20 corpus seeds and every defect."""
+"""The gate on planted defects, at a small n (one corpus seed, 10 sessions): ``compare`` of
+the planted summarizer's unmutated answer (``defect=verbatim``) against each known defect must
+flag the right metric, and against the controls (paraphrase; the base's own copy) must flag
+nothing. ``benchmarks/planted_power.py`` measures the same over 20 corpus seeds."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,17 @@ from soba_bench.corpora.synthetic.config import config_from_dict
 from tests.builders import REPO
 from tests.integration.sweeps import cli
 
-DEFECTS = ("verbatim", "drop_goal", "drop_blockers", "negate_decisions", "paraphrase")
+DEFECTS = (
+    "verbatim",
+    "drop_blockers",
+    "drop_goal",
+    "negate_decisions",
+    "swap_files",
+    "flip_verification",
+    "stale_decisions",
+    "invent_paths",
+    "paraphrase",
+)
 SEED = 1000  # the planted-power benchmark's first seed
 SESSIONS = 10  # the gate needs at least 9 paired sessions for its default tests
 # The benchmark's small window: every session compacts several times.
@@ -49,6 +60,7 @@ def planted_runs(tmp_path_factory) -> dict[str, Path]:
         *ENGINE,
         f"hydra.sweep.dir={sweep}",
         "hydra/launcher=basic",
+        timeout=1800,  # nine jobs in one sweep; a loaded CI machine needs more than the default
     )
     assert done.returncode == 0, done.stderr
     jobs = {}
@@ -83,32 +95,57 @@ def test_records_say_which_defect_wrote_the_capsules(planted_runs):
         assert record["summarizer"]["chain"] == ["portable_only", "deterministic"]
 
 
-@pytest.mark.xfail(
+# What each defect must move (the benchmark's rule, benchmarks/planted_power.py): a flagged
+# metric whose name holds one of these words. The gate itself is not told the defect.
+RIGHT_METRIC = {
+    "drop_blockers": ("degraded",),  # SOBA's validator rejects the draft: the fallback writes
+    "drop_goal": ("goal",),
+    "negate_decisions": ("decision", "contradiction"),
+    "swap_files": ("file", "contradiction"),
+    "flip_verification": ("verification", "contradiction"),
+    "invent_paths": ("invented_paths",),
+    "stale_decisions": ("decision", "stale", "checkpoint"),
+}
+STALE_GAP = pytest.mark.xfail(
     strict=True,
-    reason="a known gap, measured (benchmarks/planted_power.py: 0 of 3 seeds): SOBA's "
-    "deterministic goal, which the planted base reuses, is the span's last user message, "
-    "so the base rarely shows the true goal and dropping it moves no goal metric",
+    reason="measured (benchmarks/planted_power.py, seed 1000 at 10 sessions): the revisions it "
+    "drops are few and in few sessions (decision availability -0.18, checkpoint -0.18, Holm "
+    "p 0.47 and 0.066), and the base lists the replaced decisions too, so staleness does not "
+    "differ; the benchmark's 20-session seeds are where its power is measured",
 )
-def test_compare_flags_a_dropped_goal_on_a_goal_metric(planted_runs):
-    code, report = compare(planted_runs["verbatim"], planted_runs["drop_goal"])
+
+
+@pytest.mark.parametrize(
+    "defect",
+    [
+        "drop_blockers",
+        "drop_goal",
+        "negate_decisions",
+        "swap_files",
+        "flip_verification",
+        "invent_paths",
+        pytest.param("stale_decisions", marks=STALE_GAP),
+    ],
+)
+def test_compare_flags_each_planted_defect_on_its_own_metric(planted_runs, defect):
+    code, report = compare(planted_runs["verbatim"], planted_runs[defect])
     assert code == 1, report
-    assert any("goal" in m for m in flagged(report)), flagged(report)
+    words = RIGHT_METRIC[defect]
+    assert any(w in m for m in flagged(report) for w in words), flagged(report)
 
 
-def test_compare_flags_dropped_blockers_by_the_degraded_fallback_rate(planted_runs):
-    code, report = compare(planted_runs["verbatim"], planted_runs["drop_blockers"])
-    assert code == 1, report
-    assert any("degraded" in m for m in flagged(report)), flagged(report)
+def test_a_goal_the_base_shows_is_what_drop_goal_loses(planted_runs):
+    _, report = compare(planted_runs["verbatim"], planted_runs["drop_goal"])
+    (row,) = [r for r in report["deltas"] if r["metric"] == "availability.goal"]
+    assert row["delta"] < -0.2  # the planted base keeps the task as the user last stated it
 
 
-def test_compare_flags_negated_decisions_on_availability(planted_runs):
-    code, report = compare(planted_runs["verbatim"], planted_runs["negate_decisions"])
-    assert code == 1, report
-    # A negated decision is contradicted, so no longer available to the model.
-    assert "availability" in flagged(report), flagged(report)
-
-
-def test_compare_does_not_flag_a_paraphrase(planted_runs):
-    code, report = compare(planted_runs["verbatim"], planted_runs["paraphrase"])
+@pytest.mark.parametrize("control", ["paraphrase", "verbatim"])
+def test_compare_does_not_flag_a_control(planted_runs, control, tmp_path):
+    cand = planted_runs[control]
+    if control == "verbatim":  # the base against a copy of its own job folder (A/A)
+        cand = tmp_path / "copy"
+        shutil.copytree(planted_runs["verbatim"], cand)
+    code, report = compare(planted_runs["verbatim"], cand)
     assert code == 0, flagged(report)
     assert not flagged(report)

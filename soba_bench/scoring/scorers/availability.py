@@ -15,18 +15,29 @@ availability pools the (point, fact) pairs of the session; the headline is the m
 kinds the session has (each kind weighs the same, and the three file kinds are one kind
 ``file``), so a session with 60 file facts and one goal does not read as a file score. Kinds
 the ground truth lists in ``unknownKinds`` are not scored.
+
+Availability cannot see a capsule that states a fact wrongly while the tail still shows it
+right, nor one that adds things that never happened, so two error rates stand beside it,
+over the requests sent with a capsule: ``contradiction``, the share of (request, live fact)
+pairs whose fact the capsule states wrongly (a negated decision, a modified file reported as
+read, a failing check reported as passing: the matcher's contradicted verdict), and
+``inventedPaths``, the share of file paths the capsule names that the session never named
+anywhere.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any, ClassVar
 
 from soba_bench.compactors.rival_branch import is_output
 from soba_bench.corpora.truth import Fact
-from soba_bench.scoring.retention import FILE_KINDS, RETENTION_KINDS, present
+from soba_bench.scoring.match import PATH_TOKEN, normalize_path
+from soba_bench.scoring.retention import FILE_KINDS, RETENTION_KINDS, fact_path, verdict
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
+from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
 from soba_bench.scoring.views import capsule_view
 
 FILE = "file"
@@ -47,6 +58,28 @@ AVAILABILITY_KINDS = (
 def kind_of(fact: Fact) -> str:
     """The availability kind of a fact (the file kinds are one kind)."""
     return FILE if fact.kind in FILE_KINDS else fact.kind
+
+
+def _file_like(token: str) -> bool:
+    """A path of a file: a folder and a name with an extension ("src/db/pool.ts")."""
+    name = token.rstrip("/").rpartition("/")[2]
+    return "/" in token and "." in name.strip(".") and not token.startswith(("http", "//"))
+
+
+def capsule_paths(text: str) -> set[str]:
+    """The file paths a capsule names (artifact lists and prose), normalised."""
+    tokens = (w.rstrip(".,:;)`'\"") for w in PATH_TOKEN.findall(text))
+    return {normalize_path(w) for w in tokens if _file_like(w)}
+
+
+def session_paths(ctx: ScoreContext) -> set[str]:
+    """Every file path the session's own entries name anywhere (calls, outputs, messages):
+    a path a capsule names that is not among them was made up."""
+    paths: set[str] = set()
+    for entry in ctx.originals:
+        if entry.item is not None:
+            paths |= capsule_paths(json.dumps(entry.item, ensure_ascii=False))
+    return paths
 
 
 def macro(kinds: dict[str, float | None]) -> float | None:
@@ -186,17 +219,34 @@ class Availability:
         ]
         facts.sort(key=lambda f: lifecycle.start[f.id])
         in_capsule: dict[int, set[str]] = {}
+        wrong_in: dict[int, set[str]] = {}
+        paths_in: dict[int, tuple[int, int]] = {}
+        modified = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
+        known: list[set[str]] = []  # built on the first capsule (a session may have none)
 
         def capsule_has(index: int) -> set[str]:
             if index not in in_capsule:
                 view = capsule_view(ctx.replayed[index].data, ctx.config.match)
-                in_capsule[index] = {f.id for f in facts if present(f, view)}
+                labels = {f.id: verdict(f, view).label for f in facts}
+                in_capsule[index] = {i for i, label in labels.items() if label == ENTAILED}
+                wrong_in[index] = {
+                    f.id
+                    for f in facts
+                    if labels[f.id] == CONTRADICTED
+                    # read and modified both: listed under Modified is right (as retention)
+                    and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
+                }
+                if not known:
+                    known.append(session_paths(ctx))
+                named = capsule_paths(view.texts[0])
+                paths_in[index] = (len(named), len(named - known[0]))
             return in_capsule[index]
 
         live_total = dict.fromkeys(AVAILABILITY_KINDS, 0)
         seen_total = dict.fromkeys(AVAILABILITY_KINDS, 0)
         state = VisibleFacts(ctx, facts, capsule_has)
         scored = refused = 0
+        wrong = live_sent = named = invented = 0
         keys: list[str] = []
         for point in ctx.point_inputs:
             request = point.request
@@ -209,6 +259,13 @@ class Availability:
             for kind, n in counts.items():
                 live_total[kind] += n
                 seen_total[kind] += visible.get(kind, 0)
+            if not request.refused and state.capsule is not None:
+                # What the capsule sent here states wrongly, and the paths it makes up.
+                live_sent += len(state.live)
+                wrong += len(wrong_in[state.capsule] & state.live)
+                n_named, n_invented = paths_in[state.capsule]
+                named += n_named
+                invented += n_invented
             scored += 1
             refused += request.refused
             keys.append(request.key)
@@ -234,6 +291,10 @@ class Availability:
             "strategy": ctx.label,
             "availability": macro(kinds),
             **{f"availability.{k}": v for k, v in kinds.items()},
+            "contradiction": wrong / live_sent if live_sent else None,
+            "contradicted": wrong,
+            "inventedPaths": invented / named if named else None,
+            "pathsNamed": named,
             "points": scored,
             "requests": len(ctx.requests),
             "sampled": scored < len(ctx.requests),

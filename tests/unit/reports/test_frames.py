@@ -80,6 +80,12 @@ def test_sweep_scores_are_tidy(runs):
     assert avail["higher_is_better"].all()
     refused = rs.scores[rs.scores["metric"] == "refused_requests"]
     assert not refused.empty and not refused["higher_is_better"].any()
+    # The error rates beside availability: ratios, lower is better, one column each per session.
+    for metric in ("contradiction", "invented_paths"):
+        rows = rs.scores[rs.scores["metric"] == metric]
+        assert not rows.empty and rows["value"].between(0, 1).all(), metric
+        assert not rows["higher_is_better"].any()
+        assert session_metrics(rs)[metric].notna().any(), metric
     recall = rs.scores[rs.scores["metric"] == "recall"]["value"]
     assert recall.between(0, 1).all()
     leaks = rs.scores[(rs.scores["kind"] == "secret") & (rs.scores["metric"] == "recall")]

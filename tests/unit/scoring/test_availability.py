@@ -324,3 +324,26 @@ def test_the_incremental_state_matches_the_straightforward_count(strategy, varia
     got = [(p["live"], p["visible"]) for p in scores.points]
     assert len(got) == len(expected) > 100
     assert got == expected
+
+
+def test_contradiction_and_invented_paths_count_what_the_capsule_sent_states_wrongly():
+    state = {
+        **CAPSULE["portableState"],
+        "decisions": [{"decision": "Do not store settings in sqlite tables"}],
+        "completed": ["Read file: src/a.py", "Modified file: src/zz/helpers_v2.py"],
+    }
+    replayed = list(REPLAYED)
+    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
+    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    # Sent with the capsule: R2 (live G D F) and R4 (+ C); the negated decision is wrong at
+    # both (the capsule states it, negated; the tail no longer holds it).
+    assert row["contradicted"] == 2
+    assert row["contradiction"] == pytest.approx(2 / 7)
+    # Two paths named at each of the two points, one of them never named by the session.
+    assert row["pathsNamed"] == 4
+    assert row["inventedPaths"] == pytest.approx(0.5)
+    assert row["availability.decision"] == 0.0
+    # The faithful capsule states nothing wrongly and invents nothing.
+    (clean,) = score_replay("s", REPLAYED, TRUTH, ONLY, LINES).availability
+    assert clean["contradiction"] == 0.0 and clean["contradicted"] == 0
+    assert clean["inventedPaths"] is None  # it names no path at all

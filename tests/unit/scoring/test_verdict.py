@@ -327,3 +327,33 @@ def test_a_failed_status_over_several_commands_does_not_contradict_a_passing_one
     assert verdict("verification", "npm test", several, result="failed") == "entailed"
     alone = text(commands=["npm run build"], status="failed")
     assert verdict("verification", "npm run build", alone, result="passed") == "contradicted"
+
+
+def test_a_capsule_whose_prose_reports_a_file_wrongly_contradicts_it_despite_its_lists():
+    # SOBA's artifact lists come from the engine, the prose from the model: a model that
+    # reports a modified file as read misinforms the agent even though the list is right.
+    lists = {"read": ["src/db/pool.ts"], "modified": ["src/auth/claims.ts"]}
+    swapped = text(
+        completed=["Read file: src/auth/claims.ts", "Modified file: src/db/pool.ts"], **lists
+    )
+    assert verdict("file_modified", "src/auth/claims.ts", swapped) == "contradicted"
+    assert verdict("file_read", "src/db/pool.ts", swapped) == "contradicted"
+    right = text(
+        completed=["Edited the file src/auth/claims.ts", "Looked through the file src/db/pool.ts"],
+        **lists,
+    )
+    assert verdict("file_modified", "src/auth/claims.ts", right) == "entailed"
+    assert verdict("file_read", "src/db/pool.ts", right) == "entailed"
+    # A plan that names a file says nothing about what was done to it.
+    plan = text(nextSteps=["Read file: src/auth/claims.ts again"], **lists)
+    assert verdict("file_modified", "src/auth/claims.ts", plan) == "entailed"
+
+
+def test_a_capsule_whose_prose_reports_a_check_wrongly_contradicts_it_despite_its_status():
+    flipped = text(
+        completed=["Verification run: npm test passed"], commands=["npm test"], status="failed"
+    )
+    assert verdict("verification", "npm test", flipped, result="failed") == "contradicted"
+    said = text(completed=["The check npm test did not pass"], commands=["npm test"])
+    assert verdict("verification", "npm test", said, result="failed") == "entailed"
+    assert verdict("verification", "npm test", said, result="passed") == "contradicted"

@@ -33,7 +33,7 @@ from soba_bench.summarizers.defects import (
     negate,
     paraphrase_text,
 )
-from soba_bench.summarizers.planted import recap_of
+from soba_bench.summarizers.planted import recap_of, task_goal
 from tests.builders import assistant, function_call, function_output, user
 
 GOAL = "Make the importer handle empty files"
@@ -306,3 +306,22 @@ def test_every_defect_changes_the_state_and_the_controls_keep_every_fact():
 def test_recap_of_an_empty_span_is_empty():
     assert recap_of([]) == Recap()
     assert recap_of([user("hi")]).lines() == []
+
+
+def test_the_goal_is_the_task_as_the_user_last_stated_it_not_the_span_last_user_message():
+    items = [*span(), user("Constraint: keep the public API."), user("Yes, go ahead.")]
+    det = DeterministicStrategy().generate(
+        generation_input(items), AttemptContext(VirtualClock(), 15_000), get_variant()
+    )
+    assert det.portableState["goal"] == "Yes, go ahead."  # SOBA's rule: the last user message
+    assert state_of_items("verbatim", items)["goal"] == GOAL
+    changed = [*items, user("Change of plan: import CSV files too."), user("ok")]
+    assert state_of_items("verbatim", changed)["goal"] == "import CSV files too."
+    assert task_goal([user("ok")], "the previous capsule's goal") == "the previous capsule's goal"
+    assert state_of_items("drop_goal", changed)["goal"] == FALLBACK_GOAL
+
+
+def state_of_items(defect: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    result = generate(defect, items)
+    assert result.strategy_used == "portable_only", result.validation
+    return result.draft.portableState
