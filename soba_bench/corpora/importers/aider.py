@@ -150,6 +150,13 @@ def _is_conversation(block: _Block) -> bool:
     return True
 
 
+def _same_text(a: str, b: str) -> bool:
+    """Equal but for trailing spaces on lines (aider ends #### lines with two)."""
+    return [ln.rstrip() for ln in a.strip().split("\n")] == [
+        ln.rstrip() for ln in b.strip().split("\n")
+    ]
+
+
 def _iso(started: str | None) -> str:
     """``2024-05-01 10:00:00`` -> ``2024-05-01T10:00:00.000Z`` (aider writes local time)."""
     m = re.match(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$", started or "")
@@ -167,6 +174,7 @@ class _Conversion:
         self.commits: dict[str, tuple[str, ...]] = {}  # aider's commit -> files it edited
         self.undone: set[str] = set()
         self.echo_at = -1  # index of the echoed copy of a raw-printed /run output
+        self.last_reply = ""  # text of the latest model reply (architect handoff check)
 
     def run(self, blocks: list[_Block]) -> None:
         previous: _Block | None = None
@@ -185,6 +193,14 @@ class _Conversion:
                 continue
             key = f"L{block.line}"
             if block.kind == "user":
+                if self.last_reply and _same_text(text, self.last_reply):
+                    # Architect mode with auto-accept (aider's default since 0.80): the
+                    # reply goes to the editor model as its prompt with no "Edit the
+                    # files?" question, echoed as a #### block that repeats it verbatim.
+                    self.b.skip("architect handoff to the editor (repeats the reply)")
+                    self.last_reply = ""
+                    previous = block
+                    continue
                 if previous is not None and previous.kind == "tool":
                     console = previous.text
                     if _EDIT_FILES.search(console):
@@ -198,6 +214,7 @@ class _Conversion:
                         previous = block
                         continue
                 typed = True
+                self.last_reply = ""
                 self.user(text, key, block)
             elif block.kind == "assistant" and not typed:
                 # The rest of a multi-line console print whose first line alone carries
@@ -207,6 +224,7 @@ class _Conversion:
                 continue
             elif block.kind == "assistant":
                 self.pending = None
+                self.last_reply = text
                 self.reply(text, key)
             else:
                 self.tool(text, key, block)
