@@ -43,6 +43,9 @@ from soba_bench.corpora.importers.source import (
 _START = re.compile(r"^# aider chat started at (.+?)\s*$")
 _APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
 _ADDED = re.compile(r"^Added (.+?) to the chat\.?\s*$")
+# aider asks about a file the user or the model named, on the line after its path; a yes
+# (or "all") adds it to the chat, the same as "Added F to the chat".
+_ADD_ASKED = re.compile(r"^Add file to the chat\? .*:\s*(?:y|yes|a|all)\s*$", re.IGNORECASE)
 _NOT_FOUND = re.compile(r"^(.+?): file not found error\s*$")
 _TOKENS = re.compile(r"^Tokens: (\d{1,3}(?:,\d{3}){0,4}|\d{1,15}) sent\b")
 _RUN = re.compile(r"^(?:/run|/test|!)\s*(.*)$", re.DOTALL)
@@ -299,6 +302,9 @@ class _Conversion:
     def tool(self, text: str, key: str, block: _Block) -> None:
         lines = text.split("\n")
         self.pending_reads.extend(m.group(1) for ln in lines if (m := _ADDED.match(ln)))
+        self.pending_reads.extend(
+            lines[i - 1].strip() for i, ln in enumerate(lines) if i and _ADD_ASKED.match(ln)
+        )
         # aider noticed a chat file is gone from disk: it leaves the modified set.
         self.pending_deletes.extend(
             ("deleted", m.group(1)) for ln in lines if (m := _NOT_FOUND.match(ln))
