@@ -43,6 +43,9 @@ from soba_bench.corpora.importers.source import (
 _START = re.compile(r"^# aider chat started at (.+?)\s*$")
 _APPLIED = re.compile(r"^Applied edit to (.+?)\s*$")
 _ADDED = re.compile(r"^Added (.+?) to the chat\.?\s*$")
+# aider asks about a file the user or the model named, on the line after its path; a yes
+# (or "all") adds it to the chat, the same as "Added F to the chat".
+_ADD_ASKED = re.compile(r"^Add file to the chat\? .*:\s*(?:y|yes|a|all)\s*$", re.IGNORECASE)
 _NOT_FOUND = re.compile(r"^(.+?): file not found error\s*$")
 _TOKENS = re.compile(r"^Tokens: (\d{1,3}(?:,\d{3}){0,4}|\d{1,15}) sent\b")
 _RUN = re.compile(r"^(?:/run|/test|!)\s*(.*)$", re.DOTALL)
@@ -151,6 +154,13 @@ def _is_conversation(block: _Block) -> bool:
     return True
 
 
+def _same_text(a: str, b: str) -> bool:
+    """Equal but for trailing spaces on lines (aider ends #### lines with two)."""
+    return [ln.rstrip() for ln in a.strip().split("\n")] == [
+        ln.rstrip() for ln in b.strip().split("\n")
+    ]
+
+
 def _iso(started: str | None) -> str:
     """``2024-05-01 10:00:00`` -> ``2024-05-01T10:00:00.000Z`` (aider writes local time)."""
     m = re.match(r"^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})$", started or "")
@@ -168,6 +178,7 @@ class _Conversion:
         self.commits: dict[str, tuple[str, ...]] = {}  # aider's commit -> files it edited
         self.undone: set[str] = set()
         self.echo_at = -1  # index of the echoed copy of a raw-printed /run output
+        self.last_reply = ""  # text of the latest model reply (architect handoff check)
 
     def run(self, blocks: list[_Block]) -> None:
         previous: _Block | None = None
@@ -186,6 +197,14 @@ class _Conversion:
                 continue
             key = f"L{block.line}"
             if block.kind == "user":
+                if self.last_reply and _same_text(text, self.last_reply):
+                    # Architect mode with auto-accept (aider's default since 0.80): the
+                    # reply goes to the editor model as its prompt with no "Edit the
+                    # files?" question, echoed as a #### block that repeats it verbatim.
+                    self.b.skip("architect handoff to the editor (repeats the reply)")
+                    self.last_reply = ""
+                    previous = block
+                    continue
                 if previous is not None and previous.kind == "tool":
                     console = previous.text
                     if _EDIT_FILES.search(console):
@@ -199,6 +218,7 @@ class _Conversion:
                         previous = block
                         continue
                 typed = True
+                self.last_reply = ""
                 self.user(text, key, block)
             elif block.kind == "assistant" and not typed:
                 # The rest of a multi-line console print whose first line alone carries
@@ -208,6 +228,7 @@ class _Conversion:
                 continue
             elif block.kind == "assistant":
                 self.pending = None
+                self.last_reply = text
                 self.reply(text, key)
             else:
                 self.tool(text, key, block)
@@ -282,6 +303,9 @@ class _Conversion:
     def tool(self, text: str, key: str, block: _Block) -> None:
         lines = text.split("\n")
         self.pending_reads.extend(m.group(1) for ln in lines if (m := _ADDED.match(ln)))
+        self.pending_reads.extend(
+            lines[i - 1].strip() for i, ln in enumerate(lines) if i and _ADD_ASKED.match(ln)
+        )
         # aider noticed a chat file is gone from disk: it leaves the modified set.
         self.pending_deletes.extend(
             ("deleted", m.group(1)) for ln in lines if (m := _NOT_FOUND.match(ln))
