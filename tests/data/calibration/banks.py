@@ -198,6 +198,109 @@ DEV_BLOCKERS = (
     ),
 )
 
+# Dev items added in the second round, one per error class the rules showed on the held-out
+# splits (comparatives under "no", "and nothing else", "may be longer than", role swaps that
+# reorder whole phrases, "resolved by" as a mechanism, a noun on both sides of "rather than"),
+# written for this bank in other domains than those splits.
+DEV2_PROSE = (
+    dict(
+        kind="constraint",
+        fact="Keep every SQL migration under 200 lines",
+        para=(
+            "No SQL migration may be longer than 200 lines",
+            "A SQL migration must not exceed 200 lines",
+        ),
+        neg="SQL migrations may be longer than 200 lines",
+        wrong="Keep every shell script under 200 lines",
+    ),
+    dict(
+        kind="constraint",
+        fact="Talk to the payments API only through src/payments/client.ts",
+        para=(
+            "Use src/payments/client.ts for payments API calls and nothing else",
+            "Every payments API request goes through src/payments/client.ts and no other module",
+        ),
+        neg="Code may call the payments API without going through src/payments/client.ts",
+        wrong="Talk to the shipping API only through src/shipping/client.ts",
+    ),
+    dict(
+        kind="constraint",
+        fact="Responses of the status endpoint must stay smaller than 4 KB",
+        para=(
+            "No response of the status endpoint may be larger than 4 KB",
+            "The status endpoint never answers with more than 4 KB",
+        ),
+        neg="Responses of the status endpoint may be larger than 4 KB",
+        wrong="Responses of the metrics endpoint must stay smaller than 4 KB",
+    ),
+    dict(
+        kind="decision",
+        fact="cache rendered avatars in Redis instead of on the CDN edge",
+        para=(
+            "rendered avatars are cached in Redis rather than at the CDN edge",
+            "avatars, once rendered, are kept in Redis, not on the CDN edge",
+        ),
+        neg="rendered avatars will not be cached in Redis",
+        wrong="cache rendered thumbnails in Redis instead of on the CDN edge",
+        swap="cache rendered avatars on the CDN edge instead of in Redis",
+    ),
+    dict(
+        kind="decision",
+        fact="resolve feature toggles with one lookup per request instead of one per check",
+        para=(
+            "feature toggles are resolved by a single lookup per request rather than a lookup "
+            "per check",
+            "one toggle lookup serves the whole request instead of per-check lookups",
+        ),
+        neg="feature toggles will not be resolved with one lookup per request",
+        wrong="resolve user roles with one lookup per request instead of one per check",
+        swap="resolve feature toggles with one lookup per check instead of one per request",
+    ),
+    dict(
+        kind="goal",
+        fact="Move the thumbnail service from the monolith to a separate container",
+        para=(
+            "Run the thumbnail service in its own container, out of the monolith",
+            "Split the thumbnail service off the monolith into a separate container",
+        ),
+        neg="The thumbnail service stays in the monolith and is not moved to a container",
+        wrong="Move the billing service from the monolith to a separate container",
+        swap="Move the thumbnail service from a separate container to the monolith",
+    ),
+    dict(
+        kind="goal",
+        fact="Replace the polling loop of the mail sender with a message queue consumer",
+        para=(
+            "The mail sender should consume from a message queue instead of polling in a loop",
+            "Swap the mail sender's polling loop for a consumer of a message queue",
+        ),
+        neg="Keep the polling loop of the mail sender; no message queue consumer",
+        wrong="Replace the polling loop of the report builder with a message queue consumer",
+    ),
+    dict(
+        kind="next_step",
+        fact="wire the retry budget of the uploader into the settings file",
+        para=(
+            "make the uploader read its retry budget from the settings file",
+            "let the settings file set the uploader's retry budget",
+        ),
+        neg="the uploader's retry budget will not be read from the settings file",
+        wrong="wire the retry budget of the downloader into the settings file",
+    ),
+)
+DEV2_BLOCKERS = (
+    (
+        "error TS2551: Property 'tenantID' does not exist on type 'Claims' "
+        "(src/auth/claims.ts:31:9)",
+        "error TS2551: Property 'tenantId' does not exist on type 'Claims' "
+        "(src/auth/claims.ts:31:9)",
+    ),
+    (
+        "Error: Cannot find module 'Lodash' (src/util/merge.ts)",
+        "Error: Cannot find module 'lodash' (src/util/merge.ts)",
+    ),
+)
+
 # A verification command and a near miss.
 DEV_COMMANDS = (
     ("npm test tests/store.test.ts", "npm test tests/session.test.ts"),

@@ -420,6 +420,9 @@ def main() -> None:
         banks.DEV_SUPERSEDED,
         banks.DEV_FILES,
     )
+    # Second-round dev items, appended so the first round's cases keep their bytes.
+    dev.prose(banks.DEV2_PROSE)
+    dev.blockers(banks.DEV2_BLOCKERS)
     dev.write(HERE / "dev.jsonl")
     if banks.HELDOUT_PROSE:
         held = build(
