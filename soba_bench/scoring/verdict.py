@@ -59,6 +59,21 @@ class Claim:
 # Multi-word phrases rewritten before tokenising, so each reads as one idea.
 _PHRASES = (
     (r"\bno more than\b|\bat most\b|\bup to\b|\bat the most\b", " capped "),
+    # Comparatives: "under 60 lines" is a cap, "longer than 60 lines" goes above it, and a
+    # negated "above" ("no function may be longer than", "must not exceed") is a cap again
+    # (parse() turns it over), so the cap and its negation are told apart by their words.
+    (
+        r"\b(?:longer|larger|bigger|greater|more|higher|heavier|slower|older)\s+than\b|"
+        r"\bexceed(?:s|ed|ing)?\b|\b(?:over|above)\s+(?=\d)",
+        " above ",
+    ),
+    (
+        r"\b(?:shorter|smaller|fewer|less|lower|lighter|faster|newer)\s+than\b|"
+        r"\b(?:under|below|within)\s+(?=\d)",
+        " capped ",
+    ),
+    # "X and nothing else" / "X and no other Y" restrict X; they negate nothing.
+    (r"\band nothing else\b|\bnothing but\b|\band no other\b", " only "),
     (r"\bleast recently used\b|\blru-first\b|\blru\b", " lru "),
     (r"\bat once\b|\bsimultaneously\b|\bconcurrently\b|\bin parallel\b", " concurrent "),
     (r"\bno longer\b", " nolonger "),
@@ -77,6 +92,12 @@ _TOKEN = re.compile(r"[^\W_][\w./@~+-]*[\w/]|[^\W_]")
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "neither", "nor", "without"})
 CONTRAST = "insteadof"
 # A line that reports a fact as over: a superseded decision or a resolved blocker.
+# "Orders are resolved by one resolver": a mechanism (GraphQL, DNS, a promise), not a report
+# that something was fixed; cut before looking for cues.
+_MECHANISM = re.compile(
+    r"\b(?:is|are|be|being|gets?)\s+resolved\s+(?:by|through|via|with|using|from|at)\b",
+    re.IGNORECASE,
+)
 STALE_CUES = re.compile(
     r"\b(fixed|resolved|replaced|reverted|superseded|dropped|abandoned|withdrawn|obsolete|"
     r"nolonger|no longer|undone|rolled back)\b",
@@ -167,6 +188,8 @@ _SYNONYMS_GROUPS = (
     ("document", "describe", "explain", "doc", "docs"),
     ("store", "persist", "save", "go into", "goes into"),
     ("cap", "capped", "limit", "bound", "max", "maximum", "hold"),
+    ("above", "exceed"),
+    ("replace", "swap", "substitute"),
     ("retry", "reattempt", "retri"),
     ("fail", "failure", "error"),
     ("test", "spec"),
@@ -196,8 +219,11 @@ _NEGATABLE = frozenset(
 _ANTONYMS = {
     "add": ("remove",),
     "remove": ("keep", "add"),
-    "keep": ("remove", "change"),
+    "keep": ("remove", "change", "replace"),
+    "replace": ("keep",),
     "allow": ("forbid",),
+    "cap": ("above",),
+    "above": ("cap",),
     "enable": ("disable",),
     "disable": ("enable",),
     "pass": ("fail",),
@@ -253,6 +279,7 @@ class Parsed:
     polarity: int  # number of negations, mod 2
     rejected: frozenset[str]  # content words after "instead of" (the rejected option)
     negated: frozenset[str]  # content words in a negation's scope
+    chosen: frozenset[str] = frozenset()  # content words outside a contrast's scope
 
 
 @lru_cache(maxsize=65536)
@@ -266,6 +293,7 @@ def parse(text: str) -> Parsed:
     negations = 0
     rejected: set[str] = set()
     negated: set[str] = set()
+    chosen: set[str] = set()
     scope: str | None = None
     for clause in re.split(r"[;:,()]|\.\s|\.$", rewritten):
         scope = None
@@ -295,11 +323,17 @@ def parse(text: str) -> Parsed:
             if _is_key(raw):
                 keys.add(normalize_path(word) if "/" in word else word)
             canon = _canon(word)
+            if canon == "above" and scope == "neg":
+                # "no X may be longer than N", "must not exceed N": a cap, not a negation.
+                negations -= 1
+                canon, scope = "cap", None
             content.append(canon)
             if scope == "contrast":
                 rejected.add(canon)
-            elif scope == "neg":
-                negated.add(canon)
+            else:
+                chosen.add(canon)
+                if scope == "neg":
+                    negated.add(canon)
     return Parsed(
         tuple(w.lower() for w in re.findall(r"[\w./@~+-]+", text)),
         tuple(content),
@@ -307,6 +341,7 @@ def parse(text: str) -> Parsed:
         negations % 2,
         frozenset(rejected),
         frozenset(negated),
+        frozenset(chosen),
     )
 
 
@@ -328,13 +363,36 @@ def coverage(fact: Parsed, other: Parsed) -> tuple[float, float]:
 
 
 def _shuffled(fact: Parsed, other: Parsed) -> bool | None:
-    """The same words in another order? True: a role swap (few words moved, a
-    contradiction); False: word salad (absent); None: not a reordering at all."""
+    """The same words in another order? True: a role swap (two phrases exchanged, the rest in
+    place: "from A to B" as "from B to A", a contradiction); False: word salad (absent); None:
+    not a reordering at all."""
     if sorted(fact.words) != sorted(other.words) or fact.words == other.words:
         return None
-    kept = SequenceMatcher(None, fact.words, other.words, autojunk=False)
-    same = sum(block.size for block in kept.get_matching_blocks())
-    return same / len(fact.words) >= 0.7
+    return _block_swap(fact.words, other.words)
+
+
+def _block_swap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Is ``b`` ``a`` with two runs of words exchanged (A M B -> B M A, everything else in
+    place)? How many words stay in order does not tell: a random shuffle of a short sentence
+    can keep most of them, and a swap of two long phrases keeps few."""
+    start = 0
+    while a[start] == b[start]:
+        start += 1
+    end = len(a)
+    while a[end - 1] == b[end - 1]:
+        end -= 1
+    if start == 0 and end == len(a):
+        # Nothing stays in place: no frame ("migrate X from") whose roles were exchanged;
+        # a shuffle that happens to split in three runs.
+        return False
+    mid_a, mid_b = a[start:end], b[start:end]
+    n = len(mid_a)
+    for i in range(1, n):
+        for j in range(1, n - i + 1):
+            first, middle, last = mid_a[:i], mid_a[i : n - j], mid_a[n - j :]
+            if mid_b == last + middle + first:
+                return True
+    return False
 
 
 def _substituted(fact: Parsed, other: Parsed) -> bool:
@@ -355,15 +413,19 @@ def _swapped_roles(fact: Parsed, other: Parsed) -> bool:
     if not fact.rejected:
         return False
     chosen_fact = set(fact.content) - fact.rejected
-    flipped = (other.rejected | other.negated) - fact.rejected
+    # A word the other statement also chooses is not turned over ("one resolver rather than
+    # per-field resolvers" still chooses a resolver).
+    flipped = (other.rejected | other.negated) - other.chosen - fact.rejected
     return bool(flipped & chosen_fact) and bool(fact.rejected - other.rejected - other.negated)
 
 
-def _antonym(fact: Parsed, other: Parsed) -> bool:
+def _antonym(fact: Parsed, other: Parsed, unnegated: bool = False) -> bool:
+    """Does the other statement use an antonym of one of the fact's words (and not the word
+    itself)? ``unnegated``: only an antonym outside a negation's scope counts."""
     other_set = set(other.content)
+    found = other_set - other.negated if unnegated else other_set
     return any(
-        w not in other_set and any(a in other_set for a in _ANTONYMS.get(w, ()))
-        for w in fact.content
+        w not in other_set and any(a in found for a in _ANTONYMS.get(w, ())) for w in fact.content
     )
 
 
@@ -406,7 +468,11 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
     if not about or shared < min(2, len(set(fact.content))):
         # A statement that only names the fact's file (or one word of it) says nothing about it.
         return ABSENT, f"recall {recall:.2f}"
-    if _antonym(fact, other) and fact.polarity == other.polarity:
+    if _antonym(fact, other) and (
+        fact.polarity == other.polarity
+        # "Keep X; no Y" against "replace X with Y": the negation is Y's, not the antonym's.
+        or (not fact.polarity and _antonym(fact, other, unnegated=True))
+    ):
         return CONTRADICTED, "antonym"
     if _substituted(fact, other) or (fact.keys - other.keys and other.keys - fact.keys):
         return ABSENT, "another subject"
@@ -573,7 +639,9 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
 
 
 def _message_in(message: str, text: str) -> bool:
-    return " ".join(message.split()).lower() in " ".join(text.split()).lower()
+    """An error message matches exactly, case included ("userId" is not "userID"); only runs
+    of white space may differ (a capsule may re-wrap it)."""
+    return " ".join(message.split()) in " ".join(text.split())
 
 
 def judge_blocker(claim: Claim, context: Context) -> Verdict:
@@ -583,7 +651,7 @@ def judge_blocker(claim: Claim, context: Context) -> Verdict:
     for statement in context.lines:
         if not _message_in(claim.text, statement.text):
             continue
-        resolved = bool(STALE_CUES.search(statement.text.replace(claim.text, " ")))
+        resolved = _has_stale_cue(statement.text.replace(claim.text, " "))
         if statement.section in ("blockers", "inProgress", "pending", "history"):
             state = "stale" if resolved else "current"
         elif statement.section == "completed":
@@ -627,7 +695,7 @@ def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOL
 
 @lru_cache(maxsize=65536)
 def _has_stale_cue(text: str) -> bool:
-    return STALE_CUES.search(text) is not None
+    return STALE_CUES.search(_MECHANISM.sub(" ", text)) is not None
 
 
 def _word_index(context: Context) -> dict[str, list[int]]:

@@ -198,6 +198,109 @@ DEV_BLOCKERS = (
     ),
 )
 
+# Dev items added in the second round, one per error class the rules showed on the held-out
+# splits (comparatives under "no", "and nothing else", "may be longer than", role swaps that
+# reorder whole phrases, "resolved by" as a mechanism, a noun on both sides of "rather than"),
+# written for this bank in other domains than those splits.
+DEV2_PROSE = (
+    dict(
+        kind="constraint",
+        fact="Keep every SQL migration under 200 lines",
+        para=(
+            "No SQL migration may be longer than 200 lines",
+            "A SQL migration must not exceed 200 lines",
+        ),
+        neg="SQL migrations may be longer than 200 lines",
+        wrong="Keep every shell script under 200 lines",
+    ),
+    dict(
+        kind="constraint",
+        fact="Talk to the payments API only through src/payments/client.ts",
+        para=(
+            "Use src/payments/client.ts for payments API calls and nothing else",
+            "Every payments API request goes through src/payments/client.ts and no other module",
+        ),
+        neg="Code may call the payments API without going through src/payments/client.ts",
+        wrong="Talk to the shipping API only through src/shipping/client.ts",
+    ),
+    dict(
+        kind="constraint",
+        fact="Responses of the status endpoint must stay smaller than 4 KB",
+        para=(
+            "No response of the status endpoint may be larger than 4 KB",
+            "The status endpoint never answers with more than 4 KB",
+        ),
+        neg="Responses of the status endpoint may be larger than 4 KB",
+        wrong="Responses of the metrics endpoint must stay smaller than 4 KB",
+    ),
+    dict(
+        kind="decision",
+        fact="cache rendered avatars in Redis instead of on the CDN edge",
+        para=(
+            "rendered avatars are cached in Redis rather than at the CDN edge",
+            "avatars, once rendered, are kept in Redis, not on the CDN edge",
+        ),
+        neg="rendered avatars will not be cached in Redis",
+        wrong="cache rendered thumbnails in Redis instead of on the CDN edge",
+        swap="cache rendered avatars on the CDN edge instead of in Redis",
+    ),
+    dict(
+        kind="decision",
+        fact="resolve feature toggles with one lookup per request instead of one per check",
+        para=(
+            "feature toggles are resolved by a single lookup per request rather than a lookup "
+            "per check",
+            "one toggle lookup serves the whole request instead of per-check lookups",
+        ),
+        neg="feature toggles will not be resolved with one lookup per request",
+        wrong="resolve user roles with one lookup per request instead of one per check",
+        swap="resolve feature toggles with one lookup per check instead of one per request",
+    ),
+    dict(
+        kind="goal",
+        fact="Move the thumbnail service from the monolith to a separate container",
+        para=(
+            "Run the thumbnail service in its own container, out of the monolith",
+            "Split the thumbnail service off the monolith into a separate container",
+        ),
+        neg="The thumbnail service stays in the monolith and is not moved to a container",
+        wrong="Move the billing service from the monolith to a separate container",
+        swap="Move the thumbnail service from a separate container to the monolith",
+    ),
+    dict(
+        kind="goal",
+        fact="Replace the polling loop of the mail sender with a message queue consumer",
+        para=(
+            "The mail sender should consume from a message queue instead of polling in a loop",
+            "Swap the mail sender's polling loop for a consumer of a message queue",
+        ),
+        neg="Keep the polling loop of the mail sender; no message queue consumer",
+        wrong="Replace the polling loop of the report builder with a message queue consumer",
+    ),
+    dict(
+        kind="next_step",
+        fact="wire the retry budget of the uploader into the settings file",
+        para=(
+            "make the uploader read its retry budget from the settings file",
+            "let the settings file set the uploader's retry budget",
+        ),
+        neg="the uploader's retry budget will not be read from the settings file",
+        wrong="wire the retry budget of the downloader into the settings file",
+    ),
+)
+DEV2_BLOCKERS = (
+    (
+        "error TS2551: Property 'tenantID' does not exist on type 'Claims' "
+        "(src/auth/claims.ts:31:9)",
+        "error TS2551: Property 'tenantId' does not exist on type 'Claims' "
+        "(src/auth/claims.ts:31:9)",
+    ),
+    (
+        "Error: Cannot find module 'Lodash' (src/util/merge.ts)",
+        "Error: Cannot find module 'lodash' (src/util/merge.ts)",
+    ),
+)
+
 # A verification command and a near miss.
 DEV_COMMANDS = (
     ("npm test tests/store.test.ts", "npm test tests/session.test.ts"),
@@ -524,4 +627,191 @@ FRESH_FILES = (
     ("src/mail/templates/reset.html", "src/mail/templates/reset.txt"),
     ("src/gateway/metrics.ts", "src/gateway/internal/metrics.ts"),
     ("tests/upload.test.ts", "tests/upload.test.js"),
+)
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-2 bank: written from scratch in new domains (refunds, feature flags, search suggestions,
+# websockets, CSV export, backups, OAuth, dark mode, PDF invoices, geocoding, audit trail,
+# webhooks signing) and committed before the second round of rule fixes was measured on it.
+FRESH2_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let support agents issue partial refunds from the admin dashboard",
+        para=(
+            "Support staff should be able to refund part of an order from the admin dashboard",
+            "Give support agents a way to make partial refunds in the admin dashboard",
+        ),
+        neg="Support agents must not be able to issue partial refunds from the admin dashboard",
+        wrong="Let support agents issue partial refunds from the mobile app",
+    ),
+    dict(
+        kind="goal",
+        fact="Show search suggestions while the user types in the product search box",
+        para=(
+            "Suggest search terms as the user is typing into the product search box",
+            "The product search box should offer suggestions during typing",
+        ),
+        neg="Do not show search suggestions while the user types in the product search box",
+        wrong="Show search suggestions while the user types in the help center search box",
+    ),
+    dict(
+        kind="goal",
+        fact="Push order status updates to the browser over a WebSocket",
+        para=(
+            "Send order status changes to the browser through a WebSocket connection",
+            "The browser receives order status updates via WebSocket",
+        ),
+        neg="Order status updates will not be pushed to the browser over a WebSocket",
+        wrong="Push inventory level updates to the browser over a WebSocket",
+    ),
+    dict(
+        kind="constraint",
+        fact="Feature flags must default to off in production",
+        para=(
+            "In production every feature flag starts disabled",
+            "A feature flag is disabled by default in the production environment",
+        ),
+        neg="Feature flags may default to on in production",
+        wrong="Feature flags must default to off in staging",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never log full card numbers",
+        para=(
+            "Complete card numbers must not appear in any log",
+            "Do not write whole card numbers to the logs",
+        ),
+        neg="Full card numbers can be logged",
+        wrong="Never log full passport numbers",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep the CSV export compatible with Excel 2016",
+        para=(
+            "The CSV export has to stay openable in Excel 2016",
+            "Exported CSV files must keep working with Excel 2016",
+        ),
+        neg="The CSV export does not need to stay compatible with Excel 2016",
+        wrong="Keep the CSV export compatible with LibreOffice 7",
+    ),
+    dict(
+        kind="decision",
+        fact="sign outgoing webhooks with HMAC-SHA256 instead of a shared bearer token",
+        para=(
+            "outgoing webhooks carry an HMAC-SHA256 signature rather than a shared bearer token",
+            "webhooks we send are authenticated by an HMAC-SHA256 signature, not by a shared "
+            "bearer token",
+        ),
+        neg="outgoing webhooks will not be signed with HMAC-SHA256",
+        wrong="sign incoming callbacks with HMAC-SHA256 instead of a shared bearer token",
+        swap="sign outgoing webhooks with a shared bearer token instead of HMAC-SHA256",
+    ),
+    dict(
+        kind="decision",
+        fact="render invoice PDFs on a background worker instead of in the web request",
+        para=(
+            "invoice PDFs are produced by a background worker rather than during the web request",
+            "generate the invoice PDF in a background job, not inside the web request",
+        ),
+        neg="invoice PDFs will not be rendered on a background worker",
+        wrong="render shipping labels on a background worker instead of in the web request",
+        swap="render invoice PDFs in the web request instead of on a background worker",
+    ),
+    dict(
+        kind="decision",
+        fact="use GitHub as the only OAuth provider for the first release",
+        para=(
+            "the first release supports OAuth login through GitHub alone",
+            "GitHub will be the sole OAuth provider in the first release",
+        ),
+        neg="GitHub will not be an OAuth provider in the first release",
+        wrong="use GitLab as the only OAuth provider for the first release",
+    ),
+    dict(
+        kind="next_step",
+        fact="add a dark mode toggle to the settings page",
+        para=(
+            "put a switch for dark mode on the settings page",
+            "let users turn dark mode on and off from the settings page",
+        ),
+        neg="the settings page will not get a dark mode toggle",
+        wrong="add a dark mode toggle to the login page",
+    ),
+    dict(
+        kind="next_step",
+        fact="schedule a nightly backup of the orders database to cold storage",
+        para=(
+            "back up the orders database to cold storage every night",
+            "set up a nightly job that copies the orders database into cold storage",
+        ),
+        neg="do not schedule a nightly backup of the orders database",
+        wrong="schedule a nightly backup of the analytics database to cold storage",
+    ),
+    dict(
+        kind="next_step",
+        fact="record every permission change in the audit trail",
+        para=(
+            "write an audit trail entry whenever a permission changes",
+            "each change to a permission should be logged in the audit trail",
+        ),
+        neg="permission changes will not be recorded in the audit trail",
+        wrong="record every password change in the audit trail",
+    ),
+)
+FRESH2_BLOCKERS = (
+    (
+        "Error: getaddrinfo ENOTFOUND geocode.internal (src/geo/client.ts)",
+        "Error: getaddrinfo ENOTFOUND geocoder.internal (src/geo/client.ts)",
+    ),
+    (
+        "error TS2322: Type 'string' is not assignable to type 'RefundReason' "
+        "(src/refunds/create.ts:27:5)",
+        "error TS2322: Type 'string' is not assignable to type 'RefundStatus' "
+        "(src/refunds/create.ts:27:5)",
+    ),
+    (
+        "FAIL tests/flags.test.ts > defaults to off: expected true to be false",
+        "FAIL tests/flags.test.ts > defaults to on: expected true to be false",
+    ),
+    (
+        "SyntaxError: Unexpected token '<' in JSON at position 0 (src/invoices/pdf.ts:88)",
+        "SyntaxError: Unexpected token '<' in JSON at position 1 (src/invoices/pdf.ts:88)",
+    ),
+)
+FRESH2_COMMANDS = (
+    ("pnpm run test:unit", "pnpm run test:e2e"),
+    ("npx tsc --noEmit", "npx tsc --noEmit -p tsconfig.build.json"),
+    ("cargo test", "cargo test --release"),
+    ("go test ./...", "go test ./internal/..."),
+)
+FRESH2_SUPERSEDED = (
+    dict(
+        old="store feature flags in environment variables",
+        new="store feature flags in the config service",
+        report="Feature flags moved out of environment variables into the config service",
+    ),
+    dict(
+        old="poll the order status endpoint every five seconds",
+        new="push order status over a WebSocket",
+        report="Dropped polling of the order status endpoint in favour of WebSocket pushes",
+    ),
+    dict(
+        old="generate CSV exports with a hand-written serializer",
+        new="generate CSV exports with the csv-stringify library",
+        report="The hand-written CSV serializer was replaced by csv-stringify",
+    ),
+    dict(
+        old="keep backups for seven days",
+        new="keep backups for thirty days",
+        report="Backups are no longer kept for seven days; retention is now thirty",
+    ),
+)
+FRESH2_FILES = (
+    ("src/refunds/create.ts", "src/refunds/created.ts"),
+    ("src/flags/defaults.ts", "src/flags/default.ts"),
+    ("src/search/suggest.ts", "src/search/suggest.tsx"),
+    ("src/ws/orders.ts", "src/ws/legacy/orders.ts"),
+    ("src/export/csv.ts", "src/export/tsv.ts"),
+    ("src/invoices/pdf.ts", "src/invoice/pdf.ts"),
+    ("migrations/0007_audit.sql", "migrations/0008_audit.sql"),
 )

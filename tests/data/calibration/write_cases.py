@@ -1,4 +1,4 @@
-"""Writes the matcher calibration set (dev.jsonl, heldout.jsonl, fresh.jsonl) from the
+"""Writes the matcher calibration set (dev, heldout, fresh and fresh2 .jsonl) from the
 hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
@@ -420,6 +420,9 @@ def main() -> None:
         banks.DEV_SUPERSEDED,
         banks.DEV_FILES,
     )
+    # Second-round dev items, appended so the first round's cases keep their bytes.
+    dev.prose(banks.DEV2_PROSE)
+    dev.blockers(banks.DEV2_BLOCKERS)
     dev.write(HERE / "dev.jsonl")
     if banks.HELDOUT_PROSE:
         held = build(
@@ -443,6 +446,17 @@ def main() -> None:
             banks.FRESH_FILES,
         )
         fresh.write(HERE / "fresh.jsonl")
+    if banks.FRESH2_PROSE:
+        fresh2 = build(
+            "fresh2",
+            3017,
+            banks.FRESH2_PROSE,
+            banks.FRESH2_BLOCKERS,
+            banks.FRESH2_COMMANDS,
+            banks.FRESH2_SUPERSEDED,
+            banks.FRESH2_FILES,
+        )
+        fresh2.write(HERE / "fresh2.jsonl")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def text(**state) -> str:
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-embedding")
     out = {}
-    for split in ("dev", "heldout", "fresh"):
+    for split in ("dev", "heldout", "fresh", "fresh2"):
         outcomes = calibration.run(matcher, calibration.load_cases(DATA / f"{split}.jsonl"))
         out[split] = {r.category: r for r in calibration.table(outcomes)}
     return out
@@ -48,35 +48,50 @@ def correct(row: calibration.Row) -> int:
     return round(row.accuracy * row.n)
 
 
-def test_the_hybrid_is_pinned_on_dev_heldout_and_fresh(tables):
+def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
     # Pinned figures (benchmarks/matcher_calibration.py prints them); a change that moves them
     # must update these lines and the tables in README.md and tests/data/calibration/README.md.
-    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 358
+    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 454
     held = {c: correct(r) for c, r in tables["heldout"].items()}
     assert held == {
         "verbatim": 60,
         "absent": 31,
-        "paraphrase": 14,
-        "negation": 14,
+        "paraphrase": 16,
+        "negation": 16,
         "wrong_subject": 8,
         "swapped_lists": 10,
         "stale": 34,
-        "shuffled": 8,
+        "shuffled": 9,
         "near_miss": 18,
-        "overall": 197,
+        "overall": 202,
     }
     fresh = {c: correct(r) for c, r in tables["fresh"].items()}
     assert fresh == {
         "verbatim": 50,
         "absent": 29,
-        "paraphrase": 14,
+        "paraphrase": 16,
         "negation": 14,
         "wrong_subject": 8,
         "swapped_lists": 8,
         "stale": 27,
-        "shuffled": 8,
-        "near_miss": 13,
-        "overall": 171,
+        "shuffled": 10,
+        "near_miss": 14,
+        "overall": 176,
+    }
+    # fresh2: written after the round-2 rule fixes' error classes were known, committed before
+    # those fixes were measured on it (tests/data/calibration/README.md).
+    fresh2 = {c: correct(r) for c, r in tables["fresh2"].items()}
+    assert fresh2 == {
+        "verbatim": 76,
+        "absent": 43,
+        "paraphrase": 22,
+        "negation": 22,
+        "wrong_subject": 12,
+        "swapped_lists": 14,
+        "stale": 34,
+        "shuffled": 14,
+        "near_miss": 22,
+        "overall": 259,
     }
 
 
@@ -85,8 +100,8 @@ def test_the_hybrid_recovers_paraphrases_the_rules_miss_on_both_held_out_splits(
     for split in ("heldout", "fresh"):
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         words = {r.category: r for r in calibration.table(calibration.run(rules_matcher, cases))}
-        assert words["paraphrase"].accuracy == 0.5
-        assert tables[split]["paraphrase"].accuracy == 0.875
+        assert words["paraphrase"].accuracy <= 0.625
+        assert tables[split]["paraphrase"].accuracy == 1.0
         assert tables[split]["overall"].accuracy > words["overall"].accuracy
 
 

@@ -47,14 +47,20 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     dev = calibration.load_cases(DATA / "dev.jsonl")
     held = calibration.load_cases(DATA / "heldout.jsonl")
     fresh = calibration.load_cases(DATA / "fresh.jsonl")
-    assert len(dev) >= 300 and len(held) >= 100 and len(fresh) >= 60
-    for cases in (dev, held, fresh):
+    fresh2 = calibration.load_cases(DATA / "fresh2.jsonl")
+    assert len(dev) >= 300 and len(held) >= 100 and len(fresh) >= 60 and len(fresh2) >= 120
+    for cases in (dev, held, fresh, fresh2):
         assert {c.category for c in cases} == set(calibration.CATEGORIES)
         assert {c.label for c in cases} == {"entailed", "contradicted", "absent"}
     # No fact/context pair is in two splits.
     key = lambda c: (c.claim, c.context)  # noqa: E731
     assert not {key(c) for c in dev} & {key(c) for c in held}
     assert not {key(c) for c in fresh} & ({key(c) for c in dev} | {key(c) for c in held})
+    earlier = {key(c) for c in (*dev, *held, *fresh)}
+    assert not {key(c) for c in fresh2} & earlier
+    # fresh2 has at least 12 cases in each hard category.
+    per = {cat: sum(c.category == cat for c in fresh2) for cat in calibration.HARD}
+    assert min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
@@ -64,7 +70,7 @@ def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(de
         assert rows[category].accuracy >= 0.90, (category, rows[category])
     # Pinned figures (benchmarks/matcher_calibration.py prints them): a rule change that moves
     # them must update this line and the README's table.
-    assert sum(o.correct for o in dev) == 356
+    assert sum(o.correct for o in dev) == 450
 
 
 def test_the_held_out_split_is_reported_as_measured(heldout):
@@ -72,8 +78,8 @@ def test_the_held_out_split_is_reported_as_measured(heldout):
     # known weakness of word rules, stated in tests/data/calibration/README.md).
     rows = {r.category: r for r in calibration.table(heldout)}
     assert rows["overall"].accuracy >= 0.90
-    assert sum(o.correct for o in heldout) == 191
-    assert rows["paraphrase"].accuracy == 0.5
+    assert sum(o.correct for o in heldout) == 196
+    assert rows["paraphrase"].accuracy == 0.625
 
 
 def test_the_fresh_split_is_reported_as_measured():
@@ -81,8 +87,17 @@ def test_the_fresh_split_is_reported_as_measured():
     cases = calibration.load_cases(DATA / "fresh.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 162
-    assert rows["paraphrase"].accuracy == 0.5 and rows["shuffled"].accuracy == 0.8
+    assert sum(o.correct for o in outcomes) == 166
+    assert rows["paraphrase"].accuracy == 0.5625 and rows["shuffled"].accuracy == 1.0
+
+
+def test_the_fresh2_split_is_reported_as_measured():
+    # The fourth bank, committed before the round-2 rule fixes were measured on it.
+    cases = calibration.load_cases(DATA / "fresh2.jsonl")
+    outcomes = calibration.run(get_matcher("verdict"), cases)
+    rows = {r.category: r for r in calibration.table(outcomes)}
+    assert sum(o.correct for o in outcomes) == 258
+    assert rows["paraphrase"].accuracy == 0.875 and rows["negation"].accuracy == 22 / 24
 
 
 def test_the_old_matchers_fail_the_hard_categories_the_default_passes(dev):
@@ -357,3 +372,52 @@ def test_a_capsule_whose_prose_reports_a_check_wrongly_contradicts_it_despite_it
     said = text(completed=["The check npm test did not pass"], commands=["npm test"])
     assert verdict("verification", "npm test", said, result="failed") == "entailed"
     assert verdict("verification", "npm test", said, result="passed") == "contradicted"
+
+
+def test_a_cap_said_with_a_negated_comparative_is_the_cap_and_its_opposite_contradicts_it():
+    fact = "Keep each HTTP handler under 80 lines"
+    cap = lambda s: text(constraints=[s])  # noqa: E731
+    assert verdict("constraint", fact, cap("No HTTP handler may be longer than 80 lines")) == (
+        "entailed"
+    )
+    assert verdict("constraint", fact, cap("An HTTP handler must not exceed 80 lines")) == (
+        "entailed"
+    )
+    assert verdict("constraint", fact, cap("HTTP handlers may be longer than 80 lines")) == (
+        "contradicted"
+    )
+
+
+def test_and_nothing_else_restricts_rather_than_negates():
+    fact = "Read secrets only from the vault client"
+    said = text(constraints=["Read secrets from the vault client and nothing else"])
+    assert verdict("constraint", fact, said) == "entailed"
+
+
+def test_a_role_swap_exchanges_two_phrases_and_word_salad_does_not():
+    # Two long phrases exchanged keep few words in order; the frame ("store build artifacts")
+    # stays in place.
+    fact = "store build artifacts in the shared object store instead of on each runner's disk"
+    swap = "store build artifacts on each runner's disk instead of in the shared object store"
+    salad = "disk store of the object each in build on runner's instead artifacts store shared"
+    decide = lambda s: text(decisions=[{"decision": s}])  # noqa: E731
+    assert verdict("decision", fact, decide(swap)) == "contradicted"
+    assert verdict("decision", fact, decide(salad)) == "absent"
+
+
+def test_is_resolved_by_names_a_mechanism_not_a_fix():
+    fact = "look up tenant hosts through the internal DNS resolver"
+    said = text(
+        decisions=[{"decision": "tenant hosts are resolved by the internal DNS resolver"}],
+        completed=["the build is green again"],
+    )
+    assert verdict("decision", fact, said) != "contradicted"
+    fixed = text(completed=["Resolved: the flaky login test"])
+    assert verdict("blocker", "the flaky login test", fixed, state="current") == "contradicted"
+
+
+def test_an_error_message_matches_with_its_case():
+    message = "error TS2339: Property 'orderId' does not exist on type 'Cart'"
+    assert verdict("blocker", message, text(blockers=[message])) == "entailed"
+    other = message.replace("orderId", "orderID")
+    assert verdict("blocker", message, text(blockers=[other])) == "absent"
