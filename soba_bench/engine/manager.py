@@ -21,7 +21,7 @@ from soba_bench.engine.attempt import (
 )
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.config import EngineConfig
-from soba_bench.engine.cutpoint import find_cut_point
+from soba_bench.engine.cutpoint import ListSlice, SplitIndex, find_cut_point
 from soba_bench.engine.entrypoints import ManagerEntryPoints
 from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted
 from soba_bench.engine.memory import capsule_to_memory, should_mirror
@@ -82,6 +82,7 @@ class ContextManager(ManagerEntryPoints):
         self._lock = threading.Lock()
         self._rng = random.Random(seed)
         self._span: SpanDigest | None = None
+        self._splits: SplitIndex | None = None
 
     # ── measuring ───────────────────────────────────────────────────────────────
     def get_snapshot(
@@ -173,9 +174,10 @@ class ContextManager(ManagerEntryPoints):
         if len(branch) == 0:
             return self._outcome(plan, O.SKIPPED, ctx, "Empty session — nothing to compact")
         start = branch.effective_window_start()
-        window = branch.entries[start:]
+        window = ListSlice(branch.entries, start)  # no copy: attempts repeat per barrier
         if not any(e.item is not None for e in window):
             return self._outcome(plan, O.SKIPPED, ctx, "No items to compact")
+        splits = self._split_index(start)
         cut = find_cut_point(
             window,
             self.compaction.keepRecentTokens,
@@ -183,10 +185,14 @@ class ContextManager(ManagerEntryPoints):
             branch.tool_positions,
             start,
             branch.token_sums,
+            splits,
         )
         span = self._span_digest(start, start + cut)
         if span is not None:
-            source_ids, source_items = list(span.ids), list(span.items)
+            span.split_index = splits
+        if span is not None:
+            # views, not copies: the digest's lists only grow, and a capsule copies its ids
+            source_ids, source_items = ListSlice(span.ids), ListSlice(span.items)
         else:
             compacted = [e for e in window[:cut] if e.item is not None]
             source_ids, source_items = [e.id for e in compacted], [e.item for e in compacted]
@@ -245,6 +251,16 @@ class ContextManager(ManagerEntryPoints):
             return self._outcome(
                 plan, O.FAILED, ctx, "Capsule generation failed", error=_error_text(exc)
             )
+
+    def _split_index(self, start: int) -> SplitIndex | None:
+        """The window's split index, grown to the branch end (None on the reference path)."""
+        if not self.incremental_spans:
+            return None
+        index = self._splits
+        if index is None or index.entries is not self.branch.entries or index.low != start:
+            index = self._splits = SplitIndex(self.branch.entries, start)
+        index.extend_to(len(self.branch.entries))
+        return index
 
     def _span_digest(self, start: int, stop: int) -> SpanDigest | None:
         """The digest of ``entries[start:stop]``, grown from the previous attempt's when the
@@ -307,6 +323,9 @@ class ContextManager(ManagerEntryPoints):
         }
         if draft.nativeContinuation is not None:
             fields["nativeContinuation"] = draft.nativeContinuation
+        ids = draft.provenance.get("sourceEntryIds")
+        if isinstance(ids, ListSlice):  # the capsule keeps its own list (it is written out)
+            draft.provenance = {**draft.provenance, "sourceEntryIds": list(ids)}
         fields["provenance"] = draft.provenance
         fields["metrics"] = draft.metrics
         capsule = self.branch.append_capsule(fields)

@@ -175,9 +175,13 @@ def reconcile_structured_state(
             return is_superseded_wait(value, facts, lexicon)
 
     decisions = list(state["decisions"])
+    # a set, not a scan per fact: facts only accumulate over a span, and a failing compaction
+    # re-reconciles the span at every barrier (issue 18); only strings can equal a decision
+    present = {d for d in (d.get("decision") for d in decisions) if isinstance(d, str)}
     for fact in facts:
         decision = f"Clarification answered: {fact.question} → {fact.answer}"
-        if not any(d.get("decision") == decision for d in decisions):
+        if decision not in present:
+            present.add(decision)
             decisions.append({"decision": decision, "rationale": "Structured ask_user response"})
 
     def keep(values: list[str]) -> list[str]:

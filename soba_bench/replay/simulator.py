@@ -22,6 +22,7 @@ from soba_bench.engine.controller import BarrierResult, RequestMetrics
 from soba_bench.engine.facade import Engine
 from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.strategies.base import Strategy
+from soba_bench.gc_pause import frozen_heap
 from soba_bench.jscompat import js_round
 from soba_bench.meter import get_meter
 from soba_bench.replay.provider import (
@@ -317,9 +318,10 @@ def replay_session(
 ) -> ReplayTrace:
     """Replay one session under one engine config and return the trace."""
     options = options or ReplayOptions()
-    replayer = Replayer(session, config, options, chain=chain, clock=clock)
-    replayer.trace.config_line = config_line(session, config, replayer, options, chain)
-    return replayer.run()
+    with frozen_heap():  # the session outlives the replay: collections need not walk it
+        replayer = Replayer(session, config, options, chain=chain, clock=clock)
+        replayer.trace.config_line = config_line(session, config, replayer, options, chain)
+        return replayer.run()
 
 
 def config_line(

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from soba_bench.errors import InputError, OutputError, json_error_text
+from soba_bench.gc_pause import paused_gc
 from soba_bench.jscompat import js_json_parse
 from soba_bench.session import entries as E
 from soba_bench.session import schema
@@ -156,7 +157,8 @@ def parse_lines(
 def read_session(path: str | os.PathLike, *, strict: bool = True) -> Session:
     """Read a ``.jsonl`` or ``.jsonl.gz`` SOBA session. The file is opened read-only."""
     path_str = str(path)
-    entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
+    with paused_gc():  # parsed JSON has no cycles; collections only slow a big read
+        entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
     if not any(e.kind == E.HEADER for e in entries):
         err = InputError(
             "not a SOBA session: no 'session' header line",
