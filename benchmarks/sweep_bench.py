@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -75,8 +76,16 @@ def main() -> None:
         ]
         env = {**os.environ, "CI": "1"}  # no progress bars in the figures' output
         started = time.perf_counter()
+        cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(cmd, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - started
+        cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # CPU seconds of the sweep and its (reaped) workers: on a machine shared with other
+        # jobs the wall time measures them too; CPU / cores is the wall time the sweep needs
+        # when it has the cores to itself (a lower bound)
+        cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (
+            cpu_after.ru_stime - cpu_before.ru_stime
+        )
         if done.returncode != 0:
             sys.exit(f"sweep failed ({done.returncode}):\n{done.stderr[-4000:]}")
         records = [json.loads(p.read_text()) for p in sorted(Path(sweep_dir).glob("*/run.json"))]
@@ -97,6 +106,8 @@ def main() -> None:
         )
         print(f"corpus generated in {generated:.1f} s")
         print(f"wall time: {wall:.1f} s (target < 60 s)")
+        cores = os.cpu_count() or 1
+        print(f"CPU time: {cpu:.1f} s over all processes, / {cores} cores = {cpu / cores:.1f} s")
         print(
             f"per job: median {job_times[len(job_times) // 2]:.2f} s, "
             f"max {job_times[-1]:.2f} s; replays/s {len(records) * args.sessions / wall:.1f}"

@@ -4,6 +4,7 @@ carry the previous capsule's ledger forward."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -163,7 +164,7 @@ class ArtifactScan:
         return ledger
 
 
-def extract_artifacts(items: list[dict[str, Any]], *, portable: bool = False) -> dict[str, Any]:
+def extract_artifacts(items: Sequence[dict[str, Any]], *, portable: bool = False) -> dict[str, Any]:
     """The ledger of the deterministic strategy, or (``portable=True``) of portable_only,
     which drops the ``check`` keyword, shell calls and checkpoint summaries."""
     scan = ArtifactScan(portable=portable)

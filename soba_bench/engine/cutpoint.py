@@ -10,14 +10,143 @@ the window and the backwards walk stops after the kept tail.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar, overload
 
 from soba_bench.meter import get_meter
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
 
+T = TypeVar("T")
+
 # call_id key -> (sorted positions of its calls, sorted positions of its outputs)
 Positions = Callable[[object], tuple[list[int], list[int]]]
+
+
+class ListSlice(Sequence[T]):
+    """A read-only view of ``base[start:stop]`` that copies nothing until it is sliced.
+
+    A failing compaction runs one attempt per barrier over a window that keeps growing;
+    copying the window (or the span's ids and items) for each attempt is linear in the span
+    and so quadratic over the replay (issue 18). The view stays valid while ``base`` is only
+    appended to, which holds for the branch and for a span digest's lists.
+    """
+
+    __slots__ = ("base", "start", "stop")
+
+    def __init__(self, base: list[T], start: int = 0, stop: int | None = None) -> None:
+        self.base = base
+        self.start = start
+        self.stop = len(base) if stop is None else stop
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):  # a real list, as slicing a list gives
+            lo, hi, step = index.indices(self.stop - self.start)
+            return (
+                self.base[self.start + lo : self.start + max(lo, hi) : step]
+                if step == 1
+                else [self.base[self.start + i] for i in range(lo, hi, step)]
+            )
+        n = self.stop - self.start
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("ListSlice index out of range")
+        return self.base[self.start + index]
+
+    def __iter__(self) -> Iterator[T]:
+        # not islice: it would step over the first ``start`` items one by one
+        return map(self.base.__getitem__, range(self.start, self.stop))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ListSlice | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"ListSlice({list(self)!r})"
+
+
+class SplitIndex:
+    """Which cuts of a growing window separate a tool call from its output, kept as entries
+    join (issue 18: a failing compaction asks at every barrier, for a cut near the end).
+
+    The window is ``entries[low:end]`` of an append-only list; ``end`` only grows. A cut at
+    absolute position ``c`` splits when some call id has a call before ``c`` (and at or after
+    ``low``) and an output at or after it, or the other way round: ``c`` lies in
+    ``(first call, last output]`` or ``(first output, last call]`` of that id. A new entry
+    only ever moves a "last" to the newest position, so each new pair marks the range from
+    its partner's first position to the newest entry; the marked positions are kept as
+    disjoint ranges, and a new mark swallows the ranges at the tail it overlaps. The answer
+    is the same as :meth:`_Window.splits` over the window (a property test compares them).
+    """
+
+    def __init__(self, entries: list[Entry], low: int) -> None:
+        self.entries = entries
+        self.low = low
+        self.end = low
+        # call key -> [first call position, first output position] (-1: none yet)
+        self._first: dict[object, list[int]] = {}
+        self._starts: list[int] = []  # marked ranges [start, stop], disjoint, ascending
+        self._stops: list[int] = []
+        # every call id seen so far was a string, None or a non-bool number: then a Python
+        # dict keyed by the raw ids (the validator's) pairs exactly what call_key pairs
+        self.plain_ids = True
+
+    def extend_to(self, stop: int) -> None:
+        entries, first = self.entries, self._first
+        for position in range(self.end, stop):
+            item = entries[position].item
+            if item is None:
+                continue
+            kind = item.get("type")
+            if kind in E.CALL_TYPES:
+                own, partner = 0, 1
+            elif kind in E.OUTPUT_TYPES:
+                own, partner = 1, 0
+            else:
+                continue
+            call_id = item.get("call_id")
+            if call_id is not None and (
+                type(call_id) is bool or not isinstance(call_id, str | int | float)
+            ):
+                self.plain_ids = False
+            slot = first.get(call_key(call_id))
+            if slot is None:
+                slot = first[call_key(call_id)] = [-1, -1]
+            if slot[own] < 0:
+                slot[own] = position
+            if 0 <= slot[partner] < position:
+                self._mark(slot[partner] + 1, position)
+        self.end = stop
+
+    def _mark(self, start: int, stop: int) -> None:
+        starts, stops = self._starts, self._stops
+        while stops and stops[-1] >= start - 1:  # overlapping or touching: merge
+            start = min(start, starts.pop())
+            stops.pop()
+        starts.append(start)
+        stops.append(stop)
+
+    def splits(self, cut: int) -> bool:
+        """Whether cutting before absolute position ``cut`` splits a call from its output
+        (positions at or past ``end`` are never marked)."""
+        at = bisect_right(self._starts, cut) - 1
+        return at >= 0 and self._stops[at] >= cut
+
+
+def as_list(values: Sequence[Any]) -> list[Any]:
+    """``values`` as a real list (a :class:`ListSlice` is copied once, here)."""
+    return values if isinstance(values, list) else list(values)
 
 
 class _Window:
@@ -27,8 +156,11 @@ class _Window:
         tokens_of: Callable[[int], int],
         positions: Positions | None = None,
         offset: int = 0,
+        split_index: SplitIndex | None = None,
     ) -> None:
         self.entries = entries
+        self.split_index = split_index
+        self._whole: list[Entry] | None = None
         self.tokens_of = tokens_of
         self.positions = positions
         self.offset = offset
@@ -39,11 +171,13 @@ class _Window:
         """``splits(cut)`` for one cut. With a position index only the kept side is read
         (each of its calls and outputs looks for a partner before the cut), so the common
         check costs the kept tail, not the whole window."""
+        if self.split_index is not None and self._splits is None:
+            return self.split_index.splits(self.offset + cut)
         if self.positions is None or self._splits is not None:
             return self.splits(cut)
         low, middle = self.offset, self.offset + cut
-        for index in range(cut, len(self.entries)):
-            item = self.entries[index].item
+        for entry in self.entries[cut:]:  # the kept tail only (a view slices cheaply)
+            item = entry.item
             if item is None:
                 continue
             kind = item.get("type")
@@ -65,11 +199,18 @@ class _Window:
             self._splits = self._split_counts()
         return self._splits[cut] > 0
 
+    def whole(self) -> list[Entry]:
+        """The window as a list, for the scans that read all of it (rare: only when the
+        newest message boundary splits a tool call)."""
+        if self._whole is None:
+            self._whole = as_list(self.entries)
+        return self._whole
+
     def _split_counts(self) -> list[int]:
         n = len(self.entries)
         # call_id -> [min_call, max_call, min_output, max_output]
         spans: dict[object, list[int]] = {}
-        for index, entry in enumerate(self.entries):
+        for index, entry in enumerate(self.whole()):
             item = entry.item
             if item is None:
                 continue
@@ -103,10 +244,11 @@ class _Window:
 
     def kept_tokens(self, cut: int) -> int:
         if self._suffix is None:
-            n = len(self.entries)
+            entries = self.whole()
+            n = len(entries)
             suffix = [0] * (n + 1)
             for index in range(n - 1, -1, -1):
-                own = self.tokens_of(index) if self.entries[index].item is not None else 0
+                own = self.tokens_of(index) if entries[index].item is not None else 0
                 suffix[index] = suffix[index + 1] + own
             self._suffix = suffix
         return self._suffix[cut]
@@ -114,7 +256,7 @@ class _Window:
     def tool_batch_cut(self, keep: float) -> int | None:
         """The newest complete tool-batch boundary that keeps at most ``keep`` tokens:
         most kept tokens wins, ties go to the later index."""
-        entries = self.entries
+        entries = self.whole()
         n = len(entries)
         first_item = next((i for i, e in enumerate(entries) if e.item is not None), n)
         best: tuple[int, int] | None = None  # (kept tokens, index)
@@ -148,11 +290,14 @@ def find_cut_point(
     positions: Positions | None = None,
     offset: int = 0,
     sums: tuple[list[int], list[int]] | None = None,
+    split_index: SplitIndex | None = None,
 ) -> int:
     """Index of the first entry to keep; entries before it are compacted. ``positions``
     (optional) indexes tool calls and outputs by call id in a larger sequence that holds
     ``entries`` at ``offset``; ``sums`` (optional) are that sequence's token prefix sums and
-    the sorted positions of its user/assistant messages. Both only make the search faster."""
+    the sorted positions of its user/assistant messages; ``split_index`` (optional) is a
+    :class:`SplitIndex` of that sequence from ``offset``, extended to the window's end. They
+    only make the search faster."""
     if not entries:
         return 0
     if tokens_of is None:
@@ -163,15 +308,16 @@ def find_cut_point(
             assert item is not None  # the search measures item entries only
             return meter.count_item(item)
 
-    window = _Window(entries, tokens_of, positions, offset)
+    window = _Window(entries, tokens_of, positions, offset, split_index)
     if sums is not None:
         found = _walk_stop(entries, keep_recent_tokens, sums, offset)
         if found is not None:
             return _cut_at(window, keep_recent_tokens, found)
     accumulated = 0
     last_allowed = -1
-    for index in range(len(entries) - 1, -1, -1):
-        item = entries[index].item
+    whole = window.whole()
+    for index in range(len(whole) - 1, -1, -1):
+        item = whole[index].item
         if item is None:  # legacy compactions are skipped; capsules/skills add nothing
             continue
         if E.is_user_or_assistant_message(item):

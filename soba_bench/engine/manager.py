@@ -25,7 +25,7 @@ from soba_bench.engine.attempt import (
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.compactor import SOBA_CAPSULES, Attempt, Compactor
 from soba_bench.engine.config import EngineConfig
-from soba_bench.engine.cutpoint import find_cut_point
+from soba_bench.engine.cutpoint import ListSlice, SplitIndex, find_cut_point
 from soba_bench.engine.generator import CapsuleGenerator, GenerationAborted, GenerationResult
 from soba_bench.engine.memory import capsule_to_memory, should_mirror
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
@@ -92,6 +92,7 @@ class ContextManager:
         self._lock = threading.Lock()
         self._rng = random.Random(seed)
         self._span: SpanDigest | None = None
+        self._splits: SplitIndex | None = None
 
     # ── measuring ───────────────────────────────────────────────────────────────
     def get_snapshot(
@@ -192,9 +193,10 @@ class ContextManager:
         append."""
         branch = self.branch
         start = branch.effective_window_start()
-        window = branch.entries[start:]
+        window = ListSlice(branch.entries, start)  # no copy: attempts repeat per barrier
         if not any(e.item is not None for e in window):
             return self.outcome(plan, O.SKIPPED, ctx, "No items to compact")
+        splits = self._split_index(start)
         cut = find_cut_point(
             window,
             self.compaction.keepRecentTokens,
@@ -202,13 +204,20 @@ class ContextManager:
             branch.tool_positions,
             start,
             branch.token_sums,
+            splits,
         )
         span = self._span_digest(start, start + cut)
         if span is not None:
-            source_ids, source_items = list(span.ids), list(span.items)
+            span.split_index = splits
+        if span is not None:
+            # views, not copies: the digest's lists only grow, and a capsule copies its ids
+            source_ids: Sequence[str] = ListSlice(span.ids)
+            source_items: Sequence[dict[str, Any]] = ListSlice(span.items)
         else:
             compacted = [e for e in window[:cut] if e.item is not None]
-            source_ids = [e.id for e in compacted]
+            source_ids = [
+                e.id for e in compacted if e.id is not None
+            ]  # every replayed entry has one
             source_items = [e.item for e in compacted if e.item is not None]
         kept = [e for e in window[cut:] if e.item is not None]
         if not source_items:
@@ -277,6 +286,16 @@ class ContextManager:
             )
         log.warning("%s: %s", reason, exc)
         return self.outcome(plan, O.FAILED, ctx, reason, error=_error_text(exc))
+
+    def _split_index(self, start: int) -> SplitIndex | None:
+        """The window's split index, grown to the branch end (None on the reference path)."""
+        if not self.incremental_spans:
+            return None
+        index = self._splits
+        if index is None or index.entries is not self.branch.entries or index.low != start:
+            index = self._splits = SplitIndex(self.branch.entries, start)
+        index.extend_to(len(self.branch.entries))
+        return index
 
     def _span_digest(self, start: int, stop: int) -> SpanDigest | None:
         """The digest of ``entries[start:stop]``, grown from the previous attempt's when the
@@ -367,7 +386,12 @@ class ContextManager:
         }
         if draft.nativeContinuation is not None:
             fields["nativeContinuation"] = draft.nativeContinuation
-        fields["provenance"] = draft.provenance if provenance is None else provenance
+        if provenance is None:
+            ids = draft.provenance.get("sourceEntryIds")
+            if isinstance(ids, ListSlice):  # the capsule keeps its own list (it is written out)
+                draft.provenance = {**draft.provenance, "sourceEntryIds": list(ids)}
+            provenance = draft.provenance
+        fields["provenance"] = provenance
         fields["metrics"] = draft.metrics
         return fields
 

@@ -8,7 +8,7 @@ last Russian pattern practically never matches), and ``.`` stops at line termina
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,7 +121,7 @@ class ClarificationScan:
         self.facts.append(Clarification(question, options, answer, tuple(_tokens(fact_text))))
 
 
-def answered_clarifications(items: list[dict[str, Any]]) -> list[Clarification]:
+def answered_clarifications(items: Sequence[dict[str, Any]]) -> list[Clarification]:
     scan = ClarificationScan()
     for item in items:
         scan.feed(item)
@@ -155,7 +155,7 @@ def is_superseded_wait(value: str, facts: list[Clarification], lexicon: Lexicon)
 
 def reconcile_structured_state(
     state: dict[str, Any],
-    source_items: list[dict[str, Any]],
+    source_items: Sequence[dict[str, Any]],
     lexicon: Lexicon | None = None,
     *,
     facts: list[Clarification] | None = None,
@@ -175,9 +175,13 @@ def reconcile_structured_state(
             return is_superseded_wait(value, facts, lexicon)
 
     decisions = list(state["decisions"])
+    # a set, not a scan per fact: facts only accumulate over a span, and a failing compaction
+    # re-reconciles the span at every barrier (issue 18); only strings can equal a decision
+    present = {d for d in (d.get("decision") for d in decisions) if isinstance(d, str)}
     for fact in facts:
         decision = f"Clarification answered: {fact.question} → {fact.answer}"
-        if not any(d.get("decision") == decision for d in decisions):
+        if decision not in present:
+            present.add(decision)
             decisions.append({"decision": decision, "rationale": "Structured ask_user response"})
 
     def keep(values: list[str]) -> list[str]:

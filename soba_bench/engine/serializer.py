@@ -3,6 +3,7 @@ tool and shell outputs cut at 2000 characters."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from soba_bench.jscompat import js_join, js_slice, js_string, utf16_len
@@ -52,5 +53,5 @@ def serialize_item(item: dict[str, Any]) -> str:
     return "[unknown]"
 
 
-def serialize_items(items: list[dict[str, Any]]) -> str:
+def serialize_items(items: Sequence[dict[str, Any]]) -> str:
     return "\n".join(serialize_item(item) for item in items)

@@ -20,7 +20,7 @@ from the end.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
 
@@ -84,6 +84,9 @@ class SpanDigest:
         self._messages = 0
         self._superseded: dict[str, bool] = {}
         self._superseded_facts = 0
+        # the engine's SplitIndex of the window this span starts (set per attempt): when it
+        # says the cut splits no call from its output, the boundary check has no finding
+        self.split_index: Any = None
 
     def matches(self, branch: Any, start: int, stop: int) -> bool:
         """Whether this digest can grow into the span ``entries[start:stop]``."""
@@ -261,7 +264,17 @@ class SpanDigest:
             answer = self._superseded[value] = is_superseded_wait(value, facts, _LEXICON)
         return answer
 
-    def tool_call_boundary(self, kept: list[dict[str, Any]]) -> str | None:
+    def tool_call_boundary(self, kept: Sequence[dict[str, Any]]) -> str | None:
+        """The validator's boundary finding for this span and the ``kept`` items after it
+        (the rest of the window)."""
+        index = self.split_index
+        if (
+            index is not None
+            and index.plain_ids  # else raw-id matching (True == 1) may pair differently
+            and index.low == self.start
+            and not index.splits(self.end)
+        ):
+            return None
         kept_calls, kept_outputs = call_ids(kept, E.CALL_TYPES), call_ids(kept, E.OUTPUT_TYPES)
         found = [self._calls[c] for c in kept_outputs if c in self._calls]
         if found:

@@ -5,6 +5,7 @@ Errors make a draft invalid; warnings never block.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,7 +72,7 @@ class ValidationResult:
         }
 
 
-def source_blockers(items: list[dict[str, Any]], limit: int = 3) -> list[str]:
+def source_blockers(items: Sequence[dict[str, Any]], limit: int = 3) -> list[str]:
     """First 100 characters of the newest failing tool outputs (not deduplicated)."""
     found: list[str] = []
     for item in reversed(items):
@@ -83,7 +84,7 @@ def source_blockers(items: list[dict[str, Any]], limit: int = 3) -> list[str]:
     return found
 
 
-def has_failed_verification(items: list[dict[str, Any]]) -> bool:
+def has_failed_verification(items: Sequence[dict[str, Any]]) -> bool:
     # Any failing shell output, not the last one (so fail-then-pass cannot be compacted).
     for item in items:
         if item.get("type") == E.LOCAL_SHELL_CALL_OUTPUT and "exit_code" in item:
@@ -108,12 +109,12 @@ def kept_call_compacted_output(call_id: Any) -> str:
     return f'Tool call "{js_string(call_id)}" is in kept items but its output is in compacted items'
 
 
-def call_ids(items: list[dict[str, Any]], kinds: frozenset[str]) -> dict[Any, None]:
+def call_ids(items: Sequence[dict[str, Any]], kinds: frozenset[str]) -> dict[Any, None]:
     """The call ids of ``items`` of the given kinds, in first-seen order (a JS Set)."""
     return {item.get("call_id"): None for item in items if item.get("type") in kinds}
 
 
-def tool_call_boundary(source: list[dict[str, Any]], kept: list[dict[str, Any]]) -> str | None:
+def tool_call_boundary(source: Sequence[dict[str, Any]], kept: list[dict[str, Any]]) -> str | None:
     source_calls, source_outputs = call_ids(source, E.CALL_TYPES), call_ids(source, E.OUTPUT_TYPES)
     kept_calls, kept_outputs = call_ids(kept, E.CALL_TYPES), call_ids(kept, E.OUTPUT_TYPES)
     for call_id in source_calls:
@@ -136,7 +137,7 @@ class EntryIndex(Protocol):
 def validate_draft(
     draft: Draft,
     branch: EntryIndex,
-    source_items: list[dict[str, Any]],
+    source_items: Sequence[dict[str, Any]],
     kept_items: list[dict[str, Any]],
     hard_limit: float,
     is_blocking: bool,

@@ -29,6 +29,7 @@ from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.manager import MANUAL_SYSTEM_PROMPT_TOKENS as MANUAL_SYS
 from soba_bench.engine.manager import MANUAL_TOOL_SCHEMA_TOKENS as MANUAL_TOOLS
 from soba_bench.engine.strategies.base import Strategy
+from soba_bench.gc_pause import frozen_heap
 from soba_bench.jscompat import js_round
 from soba_bench.meter import get_meter
 from soba_bench.replay.provider import (
@@ -424,9 +425,10 @@ def replay_session(
 ) -> ReplayTrace:
     """Replay one session under one engine config and return the trace."""
     options = options or ReplayOptions()
-    replayer = Replayer(session, config, options, chain=chain, clock=clock)
-    replayer.trace.config_line = config_line(session, config, replayer, options, chain)
-    return replayer.run()
+    with frozen_heap():  # the session outlives the replay: collections need not walk it
+        replayer = Replayer(session, config, options, chain=chain, clock=clock)
+        replayer.trace.config_line = config_line(session, config, replayer, options, chain)
+        return replayer.run()
 
 
 def config_line(

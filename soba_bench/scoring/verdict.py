@@ -533,6 +533,22 @@ def _path_in(path: str, text: str) -> bool:
     return path in _paths_of(text)
 
 
+def _file_mentions(context: Context) -> tuple[set[str], set[str]]:
+    """Paths any line mentions, and those mentioned on an edit line, read once per context
+    (not once per file fact: a long history times many facts was quadratic, issue 18)."""
+    cached = context.cache.get("verdict.files")
+    if cached is None:
+        mentioned: set[str] = set()
+        edited: set[str] = set()
+        for statement in context.lines:
+            paths = _paths_of(statement.text)
+            mentioned |= paths
+            if paths and _EDIT_CALL.search(statement.text):
+                edited |= paths
+        cached = context.cache["verdict.files"] = (mentioned, edited)
+    return cached
+
+
 def judge_file(claim: Claim, context: Context) -> Verdict:
     path = normalize_path(claim.path or claim.text)
     modified = {normalize_path(p) for p in context.modified}
@@ -547,12 +563,8 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
             return Verdict(CONTRADICTED, f"capsule prose says {prose}", path)
     if path in same:
         return Verdict(ENTAILED, "listed", path)
-    edited = mentioned = False
-    for statement in context.lines:
-        if _path_in(path, statement.text):
-            mentioned = True
-            if _EDIT_CALL.search(statement.text):
-                edited = True
+    mentioned_paths, edited_paths = _file_mentions(context)
+    mentioned, edited = path in mentioned_paths, path in edited_paths
     if wants_modified and edited:
         return Verdict(ENTAILED, "edited in history", path)
     if path in other:

@@ -12,8 +12,19 @@ from soba_bench.jscompat import js_string, js_truthy
 CAPSULE_TITLE = "SOBA Context Capsule"
 
 
+def _lines(prefix: str, values: list[Any]) -> str:
+    """``prefix + String(v)`` per value, one a line. A failing compaction serializes a
+    similar capsule at every barrier, so the all-strings case (the usual one) is one C join."""
+    if isinstance(values, list) and values:
+        try:
+            return prefix + ("\n" + prefix).join(values)
+        except TypeError:  # a value that is not a string: JS String() one by one, below
+            pass
+    return "\n".join(f"{prefix}{js_string(v)}" for v in values)
+
+
 def _bullets(values: list[Any]) -> str:
-    return "\n".join(f"- {js_string(v)}" for v in values)
+    return _lines("- ", values)
 
 
 def serialize_portable_state(state: dict[str, Any]) -> str:
@@ -47,12 +58,15 @@ def serialize_capsule_context(
     state: dict[str, Any], artifacts: dict[str, Any], skills: list[dict[str, Any]]
 ) -> str:
     lines = [f"- Verification status: {js_string(artifacts.get('verificationStatus'))}"]
-    lines += [f"- Modified: {js_string(p)}" for p in artifacts.get("modifiedFiles", [])]
-    lines += [f"- Read: {js_string(p)}" for p in artifacts.get("readFiles", [])]
-    lines += [
-        f"- Verification command: {js_string(c)}" for c in artifacts.get("verificationCommands", [])
-    ]
-    lines += [f"- Checkpoint: {js_string(s)}" for s in artifacts.get("checkpointSummaries") or []]
+    for prefix, values in (
+        ("- Modified: ", artifacts.get("modifiedFiles", [])),
+        ("- Read: ", artifacts.get("readFiles", [])),
+        ("- Verification command: ", artifacts.get("verificationCommands", [])),
+        ("- Checkpoint: ", artifacts.get("checkpointSummaries") or []),
+    ):
+        chunk = _lines(prefix, values)  # "" only for no values (each line has its prefix)
+        if chunk:
+            lines.append(chunk)
     sections = [serialize_portable_state(state), "## Artifacts\n" + "\n".join(lines)]
     if skills:
         sections.append(

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from soba_bench.errors import InputError, json_error_text
+from soba_bench.gc_pause import paused_gc
 from soba_bench.jscompat import js_json_parse
 from soba_bench.jsonio import read_bytes, write_jsonl
 from soba_bench.session import entries as E
@@ -133,7 +134,8 @@ def parse_lines(
 def read_session(path: str | os.PathLike[str], *, strict: bool = True) -> Session:
     """Read a ``.jsonl`` or ``.jsonl.gz`` SOBA session. The file is opened read-only."""
     path_str = str(path)
-    entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
+    with paused_gc():  # parsed JSON has no cycles; collections only slow a big read
+        entries, issues = parse_lines(read_bytes(path), path=path_str, strict=strict)
     if not any(e.kind == E.HEADER for e in entries):
         err = InputError(
             "not a SOBA session: no 'session' header line",

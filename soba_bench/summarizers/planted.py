@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from soba_bench.engine.artifacts import PORTABLE_KEYWORDS, js_includes, parse_arguments
@@ -62,7 +63,7 @@ def _user_text(item: dict[str, Any]) -> str | None:
     return None
 
 
-def task_goal(items: list[dict[str, Any]], previous_goal: str | None) -> str | None:
+def task_goal(items: Sequence[dict[str, Any]], previous_goal: str | None) -> str | None:
     """The goal as a careful model keeps it: the session's first user message (the span
     of the first capsule starts there), replaced by any later message that restates the task
     ("Change of plan: ..."); otherwise the previous capsule's goal. SOBA's deterministic
@@ -80,7 +81,7 @@ def task_goal(items: list[dict[str, Any]], previous_goal: str | None) -> str | N
     return goal
 
 
-def recap_of(items: list[dict[str, Any]]) -> Recap:
+def recap_of(items: Sequence[dict[str, Any]]) -> Recap:
     """Files read and modified (the ledger's rule: ``read`` vs ``write``/``edit`` calls) and the
     last outcome of each verification command (a ``bash`` call with a test, lint or build
     keyword; failed when its output is a tool failure by SOBA's rule)."""

@@ -21,13 +21,14 @@ from soba_bench.corpora.synthetic.generate import generate_session
 from soba_bench.engine.artifacts import extract_artifacts
 from soba_bench.engine.branch import LiveBranch
 from soba_bench.engine.config import build_engine_config
-from soba_bench.engine.cutpoint import find_cut_point
+from soba_bench.engine.cutpoint import ListSlice, SplitIndex, _Window, find_cut_point
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.reducer import answered_clarifications
 from soba_bench.engine.span import SpanDigest
 from soba_bench.engine.strategies import deterministic as D
 from soba_bench.engine.validator import has_failed_verification, source_blockers, tool_call_boundary
 from soba_bench.replay.simulator import replay_session
+from soba_bench.session import entries as E
 
 # wall-clock fields, random capsule ids and timestamps are not decisions
 _VOLATILE = {"wallMs", "replayMs", "preflightMs", "entriesPerSec"}
@@ -159,6 +160,12 @@ def test_span_digest_answers_like_the_per_span_functions(config, seed, data):
         kept = [e.item for e in branch.entries[stop : stop + 40] if e.item is not None]
         assert span.items == items
         assert _digest_answers(span, kept) == _reference_answers(items, kept)
+        # with the window's split index (the engine's fast path), kept = the rest of the window
+        span.split_index = SplitIndex(branch.entries, start)
+        span.split_index.extend_to(n)
+        rest = [e.item for e in branch.entries[stop:] if e.item is not None]
+        assert span.tool_call_boundary(rest) == tool_call_boundary(items, rest)
+        span.split_index = None
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -180,3 +187,67 @@ def test_bisected_cut_point_matches_the_walk(config, seed, data):
             window, keep, tokens, branch.tool_positions, start, branch.token_sums
         )
         assert bisected == walked
+        splits = SplitIndex(branch.entries, start)
+        splits.extend_to(n)
+        viewed = find_cut_point(
+            ListSlice(branch.entries, start),
+            keep,
+            tokens,
+            branch.tool_positions,
+            start,
+            branch.token_sums,
+            splits,
+        )
+        assert viewed == walked
+
+
+# call ids that collide or not by JS Set rules: 1 and 1.0 are one key, True is not 1
+_CALL_IDS = st.sampled_from(["a", "b", "c", 1, 1.0, True, None, 2])
+_TOOL_ITEM = st.one_of(
+    st.builds(lambda c: {"type": "function_call", "call_id": c, "name": "read"}, _CALL_IDS),
+    st.builds(lambda c: {"type": "local_shell_call", "call_id": c}, _CALL_IDS),
+    st.builds(lambda c: {"type": "function_call_output", "call_id": c, "output": ""}, _CALL_IDS),
+    st.builds(lambda c: {"type": "local_shell_call_output", "call_id": c}, _CALL_IDS),
+    st.just({"type": "message", "role": "user", "content": []}),
+    st.none(),  # an entry without an item (a capsule, a skill activation)
+)
+
+
+def _entries(items: list[dict[str, Any] | None]) -> list[E.Entry]:
+    out = []
+    for n, item in enumerate(items):
+        if item is None:
+            out.append(E.Entry(E.SKILL_ACTIVATION, {"type": E.SKILL_ACTIVATION, "id": f"s{n}"}))
+        else:
+            out.append(E.make_item_entry(f"e{n}", None, "t", item))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TOOL_ITEM, max_size=40), st.data())
+def test_split_index_answers_like_the_window_scan(items, data):
+    entries = _entries(items)
+    low = data.draw(st.integers(0, len(entries)), label="low")
+    index = SplitIndex(entries, low)
+    stops = sorted(data.draw(st.lists(st.integers(low, len(entries)), max_size=4)))
+    for stop in [*stops, len(entries)]:
+        index.extend_to(stop)
+        window = _Window(entries[low:stop], lambda i: 0)
+        for cut in range(stop - low + 1):
+            assert index.splits(low + cut) == window.splits(cut), (low, stop, cut)
+    ids = [i.get("call_id") for i in items[low:] if i and "call_id" in i]
+    assert index.plain_ids == all(c is None or type(c) in (str, int, float) for c in ids)
+
+
+@given(st.lists(st.integers(), max_size=12), st.data())
+def test_list_slice_reads_like_a_list_slice(values, data):
+    start = data.draw(st.integers(0, len(values)), label="start")
+    stop = data.draw(st.integers(start, len(values)), label="stop")
+    view, copy = ListSlice(values, start, stop), values[start:stop]
+    assert len(view) == len(copy) and list(view) == copy and view == copy
+    for i in range(-len(copy), len(copy)):
+        assert view[i] == copy[i]
+    lo, hi = data.draw(st.integers(-14, 14)), data.draw(st.integers(-14, 14))
+    step = data.draw(st.sampled_from([None, 1, 2, -1]))
+    assert view[lo:hi:step] == copy[lo:hi:step]
+    assert bool(view) == bool(copy)

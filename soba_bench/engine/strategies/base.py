@@ -6,6 +6,7 @@ provenance). The generator measures and validates drafts and walks the fallback 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,8 +25,8 @@ DETERMINISTIC = "deterministic"
 class GenerationInput:
     session_id: str
     branch_index: Any  # LiveBranch: membership and order of branch entry ids
-    source_entry_ids: list[str]
-    source_items: list[dict[str, Any]]
+    source_entry_ids: Sequence[str]  # a list, or a ListSlice view of the span (no copy)
+    source_items: Sequence[dict[str, Any]]
     kept_items: list[dict[str, Any]]
     first_compacted_entry_id: str
     first_kept_entry_id: str | None  # an Entry.id, or "root" when nothing is kept

@@ -7,7 +7,7 @@ String lengths and slices are JavaScript's (UTF-16 units), as in SOBA.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from soba_bench.engine.artifacts import extract_artifacts, parse_arguments, parse_checkpoint_facts
@@ -88,7 +88,7 @@ def _contains_any(text: str, words: tuple[str, ...]) -> bool:
     return any(word in lowered for word in words)
 
 
-def extract_checkpoints(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def extract_checkpoints(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for item in items:
         if item.get("type") != "function_call" or item.get("name") != "checkpoint":
@@ -107,7 +107,7 @@ def _push_new(target: list[Any], value: Any) -> None:
         target.append(value)
 
 
-def _completed(items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]) -> list[str]:
+def _completed(items: Sequence[dict[str, Any]], checkpoints: list[dict[str, Any]]) -> list[str]:
     completed: list[str] = []
     for checkpoint in checkpoints:
         for value in checkpoint["completed"]:
@@ -133,7 +133,7 @@ def _pending(checkpoints: list[dict[str, Any]]) -> list[str]:
     return pending[:LIST_CAP]
 
 
-def _next_steps(items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]) -> list[str]:
+def _next_steps(items: Sequence[dict[str, Any]], checkpoints: list[dict[str, Any]]) -> list[str]:
     steps: list[str] = []
     for checkpoint in checkpoints:
         if checkpoint["nextDirection"]:
@@ -151,7 +151,7 @@ def _next_steps(items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]) 
     return steps
 
 
-def _blockers(items: list[dict[str, Any]]) -> list[str]:
+def _blockers(items: Sequence[dict[str, Any]]) -> list[str]:
     blockers: list[str] = []
     for item in reversed(items):
         if len(blockers) >= 5:
@@ -163,7 +163,7 @@ def _blockers(items: list[dict[str, Any]]) -> list[str]:
 
 
 def _decisions(
-    items: list[dict[str, Any]], checkpoints: list[dict[str, Any]]
+    items: Sequence[dict[str, Any]], checkpoints: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     decisions: list[dict[str, Any]] = []
     for checkpoint in checkpoints:
@@ -183,7 +183,7 @@ def _decisions(
     return decisions[:LIST_CAP]
 
 
-def _goal(items: list[dict[str, Any]]) -> str | None:
+def _goal(items: Sequence[dict[str, Any]]) -> str | None:
     for item in reversed(items):
         if item.get("type") == "message" and item.get("role") == "user":
             content = item.get("content")
@@ -197,7 +197,7 @@ def _goal(items: list[dict[str, Any]]) -> str | None:
 
 
 def deterministic_state(
-    items: list[dict[str, Any]],
+    items: Sequence[dict[str, Any]],
     custom_instructions: str | None,
     previous: dict[str, Any] | None,
     *,
