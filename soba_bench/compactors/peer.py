@@ -35,7 +35,6 @@ send no tail at all).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +46,7 @@ from soba_bench.compactors.rival_branch import RivalBranch, entry_ids, entry_ite
 from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.engine import outcome as O
 from soba_bench.engine.compactor import Attempt
-from soba_bench.engine.cutpoint import call_key
+from soba_bench.engine.cutpoint import partner_within
 from soba_bench.engine.manager import ContextManager
 from soba_bench.engine.outcome import CompactionOutcome, CompactionPlan
 from soba_bench.engine.policy import AUTO_THRESHOLD, TriggerDecision, TriggerPolicy
@@ -103,17 +102,7 @@ def crosses(branch: RivalBranch, lo: int, boundary: int, hi: int) -> bool:
     scan, other = (left, right) if boundary - lo <= hi - boundary else (right, left)
     for index in range(*scan):
         item = branch.entries[index].item
-        if item is None:
-            continue
-        kind = item.get("type")
-        if kind in E.CALL_TYPES:
-            partners = branch.tool_positions(call_key(item.get("call_id")))[1]
-        elif kind in E.OUTPUT_TYPES:
-            partners = branch.tool_positions(call_key(item.get("call_id")))[0]
-        else:
-            continue
-        first = bisect_left(partners, other[0])
-        if first < len(partners) and partners[first] < other[1]:
+        if item is not None and partner_within(item, branch.tool_positions, *other):
             return True
     return False
 

@@ -149,6 +149,20 @@ def as_list(values: Sequence[Any]) -> list[Any]:
     return values if isinstance(values, list) else list(values)
 
 
+def partner_within(item: dict[str, Any], positions: Positions, low: int, high: int) -> bool:
+    """True when ``item`` is a tool call whose output, or an output whose call, sits at a
+    position in ``[low, high)`` (any call family; ``positions`` is the branch's index)."""
+    kind = item.get("type")
+    if kind in E.CALL_TYPES:
+        partners = positions(call_key(item.get("call_id")))[1]
+    elif kind in E.OUTPUT_TYPES:
+        partners = positions(call_key(item.get("call_id")))[0]
+    else:
+        return False
+    first = bisect_left(partners, low)
+    return first < len(partners) and partners[first] < high
+
+
 class _Window:
     def __init__(
         self,
@@ -178,17 +192,7 @@ class _Window:
         low, middle = self.offset, self.offset + cut
         for entry in self.entries[cut:]:  # the kept tail only (a view slices cheaply)
             item = entry.item
-            if item is None:
-                continue
-            kind = item.get("type")
-            if kind in E.CALL_TYPES:
-                partners = self.positions(call_key(item.get("call_id")))[1]
-            elif kind in E.OUTPUT_TYPES:
-                partners = self.positions(call_key(item.get("call_id")))[0]
-            else:
-                continue
-            first = bisect_left(partners, low)
-            if first < len(partners) and partners[first] < middle:
+            if item is not None and partner_within(item, self.positions, low, middle):
                 return True
         return False
 
