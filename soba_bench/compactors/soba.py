@@ -13,9 +13,11 @@ from soba_bench.replay.simulator import replay_session
 from soba_bench.session.model import Session
 from soba_bench.summarizers import SUMMARIZERS, build_summarizer
 
-# Passed to every summarizer factory that takes them (the sweep config sets them for all
-# summarizers); any other unknown key is the factory's own error, so typos never pass.
-OPTIONAL_KEYS = ("cache_path", "api_key_env")
+# Passed to every summarizer factory that takes them (the sweep config or an experiment sets
+# them for all summarizers: `experiment=local_model summarizer=deterministic` keeps the
+# experiment's response-cache mode, which a summarizer without a model has no use for); any
+# other unknown key is the factory's own error, so typos never pass.
+OPTIONAL_KEYS = ("cache_path", "api_key_env", "cache")
 
 
 def summarizer_kwargs(name: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,9 @@ vetoes still apply to it:
 * a stale-state cue (replaced, reverted, dropped ...): the fact reported as over, which is
   what a superseded fact should show and contradicts a current one;
 * otherwise a superseded fact stays with the rules' verdict (its successor reads much like
-  it), and so does a fact whose path or number the statement does not carry.
+  it), and so does a fact whose path or number the statement does not carry;
+* a current fact that replaced another (``Claim.replaces``) is not stated by a statement at
+  least as close to the replaced fact: that states the old one.
 
 Embeddings see meaning but not polarity (a negation scores as high as a paraphrase), the rules
 see polarity but not rewording; each is asked only what it can answer. A speaker's lead-in
@@ -96,11 +98,17 @@ def judge_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridCo
     from soba_bench.scoring.embeddings import get_embedder
 
     texts = [strip_lead(s.text) for s in statements]
-    vectors = get_embedder().embed([claim.text, *texts])
-    scores = vectors[1:] @ vectors[0]
+    previous = [claim.replaces] if claim.replaces and claim.state == "current" else []
+    vectors = get_embedder().embed([claim.text, *previous, *texts])
+    first = 1 + len(previous)
+    scores = vectors[first:] @ vectors[0]
     best = int(scores.argmax())
     score = float(scores[best])
     if score < config.threshold:
+        return verdict
+    if previous and float(vectors[first + best] @ vectors[1]) >= score:
+        # The statement is at least as close to the decision this one replaced: it states
+        # the old one, not this (the rules' verdict stands).
         return verdict
     statement, text = statements[best], texts[best]
     fact, other = parse(claim.text), parse(text)

@@ -13,6 +13,7 @@ absent, so they never report a contradiction.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,8 +96,11 @@ def uses_verdicts(view: View) -> bool:
     return view.index.config.prose_matcher.startswith("verdict")
 
 
-def claim_of(fact: Fact, stale: bool = False, result: str | None = None) -> Claim:
-    """The claim a fact makes: its text, and the state it should be shown in."""
+def claim_of(
+    fact: Fact, stale: bool = False, result: str | None = None, replaces: str | None = None
+) -> Claim:
+    """The claim a fact makes: its text, and the state it should be shown in (``replaces``:
+    the text of the fact it superseded, see :func:`predecessors`)."""
     attrs = fact.attributes
     if fact.kind == "verification" and result is None:
         final = attrs.get("finalResult")
@@ -108,15 +112,27 @@ def claim_of(fact: Fact, stale: bool = False, result: str | None = None) -> Clai
         result=result,
         path=fact_path(fact) if fact.kind in FILE_KINDS else None,
         command=str(attrs.get("command") or fact.text) if fact.kind == "verification" else None,
+        replaces=replaces,
     )
 
 
-def verdict(fact: Fact, view: View, stale: bool = False, result: str | None = None) -> Verdict:
+def predecessors(facts: Iterable[Fact]) -> dict[str, str]:
+    """fact id -> the text of the fact it superseded (from the old fact's ``superseded_by``)."""
+    return {f.superseded_by: f.text for f in facts if f.superseded_by}
+
+
+def verdict(
+    fact: Fact,
+    view: View,
+    stale: bool = False,
+    result: str | None = None,
+    replaces: str | None = None,
+) -> Verdict:
     """Entailed, contradicted or absent, by the view's matcher. Skills and secrets are names
     and literals: present or absent, as before."""
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
         context = view.capsule_context if stale else view.context
-        claim = claim_of(fact, stale, result)
+        claim = claim_of(fact, stale, result, replaces)
         name = view.index.config.prose_matcher
         return (
             judge(claim, context) if name == "verdict" else get_matcher(name).judge(claim, context)
@@ -177,6 +193,7 @@ def score_view(
     horizon = point if expect_before is None else expect_before
     scores = {k: KindScore(k) for k in (*RETENTION_KINDS, *NOISE_KINDS)}
     by_id = {f.id: f for f in facts}
+    replaced = predecessors(facts)
     known_paths: set[str] = set()
     modified_paths = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
     for fact in facts:
@@ -204,7 +221,7 @@ def score_view(
         if lifecycle.live_at(fact, point) and lifecycle.introduced_before(fact, horizon):
             score.expected += 1
             result = lifecycle.result_at(fact, point) if fact.kind == "verification" else None
-            label = verdict(fact, view, result=result).label
+            label = verdict(fact, view, result=result, replaces=replaced.get(fact.id)).label
             if (
                 label == CONTRADICTED
                 and fact.kind == "file_read"

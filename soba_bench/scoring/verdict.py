@@ -44,7 +44,8 @@ class Claim:
 
     ``state`` is "current" (live: an open blocker, a current decision) or "stale" (resolved or
     superseded: shown as current it is contradicted). ``result`` is a verification's expected
-    result ("passed" / "failed"), ``path`` a file fact's path, ``command`` a check's command."""
+    result ("passed" / "failed"), ``path`` a file fact's path, ``command`` a check's command,
+    ``replaces`` the text of the fact this one superseded."""
 
     kind: str
     text: str
@@ -52,6 +53,9 @@ class Claim:
     result: str | None = None
     path: str | None = None
     command: str | None = None
+    # The text of the fact this one superseded: it reads much like its successor ("memcached"
+    # then "sqlite instead of memcached"), so a statement of it must not count as this one.
+    replaces: str | None = None
 
 
 # --- words ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Any
 
 from soba_bench import __version__
 from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.compactors.soba import summarizer_kwargs
 from soba_bench.corpora.manifest import Corpus, load_corpus
 from soba_bench.corpora.subset import select_sessions
 from soba_bench.engine.config import (
@@ -103,7 +104,9 @@ class JobSpec:
         strategy = config["strategy"]["name"]
         get_compactor(strategy)
         summ = config["summarizer"]
-        check_summarizer_params(summ["name"], summ.get("params") or {})
+        check_summarizer_params(
+            summ["name"], summarizer_kwargs(summ["name"], dict(summ.get("params") or {}))
+        )
         replay = config.get("replay") or {}
         options = ReplayOptions(
             variant=variant,

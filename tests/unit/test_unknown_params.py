@@ -116,3 +116,18 @@ def test_a_sweep_job_rejects_a_misspelled_summarizer_parameter_before_it_runs() 
     config = compose_config(["+summarizer.params.promt=v2"])
     with pytest.raises(ConfigError, match="summarizer 'deterministic' has no parameter promt"):
         JobSpec.from_config(config)
+
+
+def test_an_experiments_cache_mode_does_not_block_a_summarizer_without_a_model() -> None:
+    # `experiment=local_model summarizer=deterministic`: the experiment's response-cache mode
+    # is shared config a model-free summarizer has no use for; a misspelling still fails.
+    from soba_bench.sweep.app import compose_config
+    from soba_bench.sweep.jobspec import JobSpec
+
+    spec = JobSpec.from_config(
+        compose_config(["experiment=local_model", "summarizer=deterministic"])
+    )
+    assert spec is not None
+    typo = ["experiment=local_model", "summarizer=deterministic", "+summarizer.params.cahce=x"]
+    with pytest.raises(ConfigError, match="summarizer 'deterministic' has no parameter cahce"):
+        JobSpec.from_config(compose_config(typo))

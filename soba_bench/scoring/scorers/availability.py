@@ -34,7 +34,13 @@ from typing import Any, ClassVar
 from soba_bench.compactors.rival_branch import is_output
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import PATH_TOKEN, normalize_path
-from soba_bench.scoring.retention import FILE_KINDS, RETENTION_KINDS, fact_path, verdict
+from soba_bench.scoring.retention import (
+    FILE_KINDS,
+    RETENTION_KINDS,
+    fact_path,
+    predecessors,
+    verdict,
+)
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
 from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
@@ -222,12 +228,13 @@ class Availability:
         wrong_in: dict[int, set[str]] = {}
         paths_in: dict[int, tuple[int, int]] = {}
         modified = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
+        replaced = predecessors(truth.facts)
         known: list[set[str]] = []  # built on the first capsule (a session may have none)
 
         def capsule_has(index: int) -> set[str]:
             if index not in in_capsule:
                 view = capsule_view(ctx.replayed[index].data, ctx.config.match)
-                labels = {f.id: verdict(f, view).label for f in facts}
+                labels = {f.id: verdict(f, view, replaces=replaced.get(f.id)).label for f in facts}
                 in_capsule[index] = {i for i, label in labels.items() if label == ENTAILED}
                 wrong_in[index] = {
                     f.id

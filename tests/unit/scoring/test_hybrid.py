@@ -137,6 +137,18 @@ def test_a_superseded_fact_is_entailed_when_reported_over_and_its_successor_does
     assert hybrid("decision", old, successor, state="stale") == "absent"
 
 
+def test_a_current_decision_is_not_stated_by_the_decision_it_replaced():
+    # The viewer's case: the capsule still carries the old decision; the new one reads much
+    # like it (same subject, one changed choice), so without its predecessor the embeddings
+    # would take the old statement for the new decision.
+    old = "Store retry counters in the shared memcached cluster"
+    new = "Store retry counters in a local sqlite ledger instead of memcached"
+    stale = text(decisions=[{"decision": old, "rationale": None}])
+    assert hybrid("decision", new, stale, replaces=old) == "absent"
+    stated = text(decisions=[{"decision": "Keep the retry counters in a local SQLite ledger"}])
+    assert hybrid("decision", new, stated, replaces=old) == "entailed"
+
+
 def test_state_facts_keep_the_rules_verdict():
     path = "src/upload/handler.ts"
     listed = text(read=[path])
