@@ -7,8 +7,8 @@ PIP_VERSION := 26.3
 LOCK := constraints.txt
 # The suite runs on two worker processes (pytest-xdist; CI's machine has two cores). Tests that
 # share a costly module or session fixture stay on one worker (tests/conftest.py groups them).
-# `make test XDIST=` runs it in one process.
-XDIST ?= -n 2 --dist loadgroup
+# `make test XDIST=` runs it in one process. --durations lists the 25 slowest (CI time budget).
+XDIST ?= -n 2 --dist loadgroup --durations=25
 
 .PHONY: run test fast lint typecheck lock clean
 
