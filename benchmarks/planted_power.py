@@ -47,19 +47,13 @@ import yaml
 from soba_bench.cli.main import main as cli_main
 from soba_bench.corpora.synthetic import generate_corpus
 from soba_bench.corpora.synthetic.config import config_from_dict
+from soba_bench.summarizers.defects import CONTROLS
+from soba_bench.summarizers.defects import DEFECTS as PLANTED
 
 REPO = Path(__file__).resolve().parents[1]
 RECIPE = REPO / "configs" / "corpus" / "synthetic-gate.yaml"
-DEFECTS = (
-    "drop_blockers",
-    "drop_goal",
-    "negate_decisions",
-    "swap_files",
-    "flip_verification",
-    "stale_decisions",
-    "invent_paths",
-)
-CONTROLS = ("verbatim", "paraphrase")
+# The defects under test: every registered one but the controls (one list, the registry).
+DEFECTS = tuple(n for n in PLANTED.names() if n not in CONTROLS)
 # Words in a metric's name that make it "the right metric" for a defect.
 RIGHT_METRIC = {
     "drop_blockers": ("degraded",),

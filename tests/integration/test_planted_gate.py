@@ -14,20 +14,12 @@ import yaml
 
 from soba_bench.corpora.synthetic import generate_corpus
 from soba_bench.corpora.synthetic.config import config_from_dict
+from soba_bench.summarizers.defects import DEFECTS as PLANTED
 from tests.builders import REPO
 from tests.integration.sweeps import cli
 
-DEFECTS = (
-    "verbatim",
-    "drop_blockers",
-    "drop_goal",
-    "negate_decisions",
-    "swap_files",
-    "flip_verification",
-    "stale_decisions",
-    "invent_paths",
-    "paraphrase",
-)
+# Every registered defect and control, one job each (the registry is the one list).
+DEFECTS = tuple(PLANTED.names())
 SEED = 1000  # the planted-power benchmark's first seed
 SESSIONS = 10  # the gate needs at least 9 paired sessions for its default tests
 # The benchmark's small window: every session compacts several times.
