@@ -437,6 +437,9 @@ def main() -> None:
     # Second-round dev items, appended so the first round's cases keep their bytes.
     dev.prose(banks.DEV2_PROSE)
     dev.blockers(banks.DEV2_BLOCKERS)
+    # Third-round dev items, appended likewise.
+    dev.prose(banks.DEV3_PROSE)
+    dev.superseded(banks.DEV3_SUPERSEDED)
     dev.write(HERE / "dev.jsonl")
     if banks.HELDOUT_PROSE:
         held = build(

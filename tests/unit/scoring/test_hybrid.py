@@ -51,32 +51,32 @@ def correct(row: calibration.Row) -> int:
 def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
     # Pinned figures (benchmarks/matcher_calibration.py prints them); a change that moves them
     # must update these lines and the tables in README.md and tests/data/calibration/README.md.
-    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 454
+    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 532
     held = {c: correct(r) for c, r in tables["heldout"].items()}
     assert held == {
         "verbatim": 60,
-        "absent": 31,
+        "absent": 33,
         "paraphrase": 16,
         "negation": 16,
         "wrong_subject": 8,
         "swapped_lists": 10,
-        "stale": 34,
+        "stale": 36,
         "shuffled": 9,
         "near_miss": 18,
-        "overall": 202,
+        "overall": 206,
     }
     fresh = {c: correct(r) for c, r in tables["fresh"].items()}
     assert fresh == {
         "verbatim": 50,
         "absent": 29,
         "paraphrase": 16,
-        "negation": 14,
+        "negation": 16,
         "wrong_subject": 8,
         "swapped_lists": 8,
         "stale": 27,
         "shuffled": 10,
         "near_miss": 14,
-        "overall": 176,
+        "overall": 178,
     }
     # fresh2: written after the round-2 rule fixes' error classes were known, committed before
     # those fixes were measured on it (tests/data/calibration/README.md).
@@ -84,14 +84,14 @@ def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
     assert fresh2 == {
         "verbatim": 76,
         "absent": 43,
-        "paraphrase": 22,
-        "negation": 22,
+        "paraphrase": 23,
+        "negation": 24,
         "wrong_subject": 12,
         "swapped_lists": 14,
-        "stale": 34,
+        "stale": 36,
         "shuffled": 14,
         "near_miss": 22,
-        "overall": 259,
+        "overall": 264,
     }
 
 
@@ -135,6 +135,15 @@ def test_a_superseded_fact_is_entailed_when_reported_over_and_its_successor_does
         decisions=[{"decision": "ship the upload handler to every user at once", "rationale": None}]
     )
     assert hybrid("decision", old, successor, state="stale") == "absent"
+
+
+def test_a_superseded_fact_negated_by_its_successor_is_not_contradicted():
+    old = "put the upload handler behind a feature flag"
+    successor = text(
+        decisions=[{"decision": "no feature flag will guard the upload handler anymore"}]
+    )
+    assert hybrid("decision", old, successor, state="stale") == "absent"
+    assert hybrid("decision", old, successor) == "contradicted"
 
 
 def test_a_current_decision_is_not_stated_by_the_decision_it_replaced():
