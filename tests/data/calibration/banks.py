@@ -1081,7 +1081,7 @@ FRESH3_BLOCKERS = (
 )
 FRESH3_COMMANDS = (
     ("yarn test", "yarn test:integration"),
-    ("make check", "make checks"),
+    ("just test", "just test-e2e"),
     ("npx vitest run", "npx vitest run --changed"),
 )
 FRESH3_SUPERSEDED = (
