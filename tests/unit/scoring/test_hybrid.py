@@ -1,5 +1,5 @@
 """The hybrid matcher (``verdict-embedding``: the verdict rules, MiniLM for "same meaning",
-the rules' vetoes on what the embeddings find), pinned on the three calibration splits, and
+the rules' vetoes on what the embeddings find), pinned on the five calibration splits, and
 its vetoes one by one. Runs the real local embedding model (the ``embeddings`` extra)."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def text(**state) -> str:
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-embedding")
     out = {}
-    for split in ("dev", "heldout", "fresh", "fresh2"):
+    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3"):
         outcomes = calibration.run(matcher, calibration.load_cases(DATA / f"{split}.jsonl"))
         out[split] = {r.category: r for r in calibration.table(outcomes)}
     return out
@@ -48,7 +48,7 @@ def correct(row: calibration.Row) -> int:
     return round(row.accuracy * row.n)
 
 
-def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
+def test_the_hybrid_is_pinned_on_every_split(tables):
     # Pinned figures (benchmarks/matcher_calibration.py prints them); a change that moves them
     # must update these lines and the tables in README.md and tests/data/calibration/README.md.
     assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 532
@@ -92,6 +92,23 @@ def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
         "shuffled": 14,
         "near_miss": 22,
         "overall": 264,
+    }
+    # fresh3: written in freely chosen negation forms and rewordings, committed before the
+    # round-3 fixes were measured on it, measured once after them. Below 90 % on negation,
+    # paraphrase and stale; the round-3 fixes did not move it (figures and error classes in
+    # tests/data/calibration/README.md). Not tuned on.
+    fresh3 = {c: correct(r) for c, r in tables["fresh3"].items()}
+    assert fresh3 == {
+        "verbatim": 70,
+        "absent": 44,
+        "paraphrase": 20,
+        "negation": 12,
+        "wrong_subject": 14,
+        "swapped_lists": 12,
+        "stale": 27,
+        "shuffled": 15,
+        "near_miss": 19,
+        "overall": 233,
     }
 
 
