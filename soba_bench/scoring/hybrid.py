@@ -9,7 +9,8 @@ the ``embeddings`` extra) states the fact when it reaches ``threshold``, and the
 vetoes still apply to it:
 
 * other paths, identifiers or numbers than the fact's: another subject, absent;
-* a flipped polarity (``not`` / ``never`` / ``no longer`` on one side only): contradicted;
+* a flipped polarity (``not`` / ``never`` / ``no longer`` on one side only): contradicted,
+  unless the fact is superseded (its successor may well negate it);
 * a stale-state cue (replaced, reverted, dropped ...): the fact reported as over, which is
   what a superseded fact should show and contradicts a current one;
 * otherwise a superseded fact stays with the rules' verdict (its successor reads much like
@@ -116,6 +117,8 @@ def judge_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridCo
     if fact.keys - other.keys and other.keys - fact.keys:
         return Verdict(ABSENT, f"{reason}, another subject", statement.text)
     if fact.polarity != _relevant_polarity(fact, claim.text, text):
+        if claim.state == "stale":
+            return verdict  # a superseded fact negated: its successor, not a contradiction
         return Verdict(CONTRADICTED, f"{reason}, negated", statement.text)
     if _has_stale_cue(text):
         label = ENTAILED if claim.state == "stale" else CONTRADICTED

@@ -62,6 +62,24 @@ class Claim:
 
 # Multi-word phrases rewritten before tokenising, so each reads as one idea.
 _PHRASES = (
+    # Stopping or avoiding an action negates it: "stop exporting X" is "not exporting X".
+    (
+        r"\b(?:stop(?:s|ped|ping)?|ceas(?:e|es|ed|ing)|quit(?:s|ting)?|avoid(?:s|ed|ing)?|"
+        r"refrain(?:s|ed|ing)?\s+from)\s+(?=\w+ing\b)",
+        " not ",
+    ),
+    # "off" / "on" as a state ("stays off in release builds", "turned on", "switch off the
+    # cache"), not as a preposition ("on the server"): the antonyms disabled / enabled.
+    (r"\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+off\b", " disable "),
+    (r"\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+on\b", " enable "),
+    (
+        r"\boff\b(?=\s*$|\s*[,.;:)]|\s+(?:in|for|during|when|until|by|at|unless|except)\b)",
+        " disable ",
+    ),
+    (
+        r"\bon\b(?=\s*$|\s*[,.;:)]|\s+(?:in|for|during|when|until|by|at|unless|except)\b)",
+        " enable ",
+    ),
     (r"\bno more than\b|\bat most\b|\bup to\b|\bat the most\b", " capped "),
     # Comparatives: "under 60 lines" is a cap, "longer than 60 lines" goes above it, and a
     # negated "above" ("no function may be longer than", "must not exceed") is a cap again
@@ -104,7 +122,9 @@ _MECHANISM = re.compile(
 )
 STALE_CUES = re.compile(
     r"\b(fixed|resolved|replaced|reverted|superseded|dropped|abandoned|withdrawn|obsolete|"
-    r"nolonger|no longer|undone|rolled back)\b",
+    r"nolonger|no longer|undone|rolled back|"
+    # A state left behind: "moved off the app server into S3", "migrated away from cookies".
+    r"(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off))\b",
     re.IGNORECASE,
 )
 # The matcher's stop words, less the negations (they carry meaning here), plus words that
@@ -211,7 +231,7 @@ _SYNONYMS_GROUPS = (
     ("run", "call", "invoke", "execute"),
     ("behind", "wrapped", "wrap", "accessed", "access"),
     ("database", "db"),
-    ("delivery", "call", "request"),
+    ("delivery", "call", "request", "talk", "communicate", "contact"),
 )
 _SYNONYMS = {w: group[0] for group in _SYNONYMS_GROUPS for w in group}
 # Participles whose "un-" form negates them ("unchanged"); "unified" is not "not ified".
@@ -233,6 +253,8 @@ _ANTONYMS = {
     "pass": ("fail",),
     "fail": ("pass",),
 }
+# The same, keyed by canonical words (stems: "enable" is read as "enabl").
+_ANTONYMS_CANON: dict[str, tuple[str, ...]] = {}
 
 
 def _stem(word: str) -> str:
@@ -264,6 +286,10 @@ def _canon(word: str) -> str:
     return _SYNONYMS.get(stem, _SYNONYMS.get(stem + "e", stem))
 
 
+for _word, _opposites in _ANTONYMS.items():
+    _ANTONYMS_CANON[_canon(_word)] = tuple(_canon(a) for a in _opposites)
+
+
 def _is_key(word: str) -> bool:
     """Paths, identifiers and numbers: a fact keeps its meaning only if they match exactly."""
     return (
@@ -271,6 +297,9 @@ def _is_key(word: str) -> bool:
         or any(c.isdigit() for c in word)
         or (any(c.isupper() for c in word[1:]) and word[0].isalpha())
     )
+
+
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 
 @dataclass(frozen=True)
@@ -325,6 +354,8 @@ def parse(text: str) -> Parsed:
             if word in _STOP:
                 continue
             if _is_key(raw):
+                if _ACRONYM_PLURAL.fullmatch(raw):
+                    word = word[:-1]  # "PDFs" names what "PDF" names
                 keys.add(normalize_path(word) if "/" in word else word)
             canon = _canon(word)
             if canon == "above" and scope == "neg":
@@ -412,6 +443,26 @@ def _substituted(fact: Parsed, other: Parsed) -> bool:
     return any(w not in _LIGHT for w in replaced) and len(fact.content) - (i2 - i1) >= 2
 
 
+def _substituted_moved(fact: Parsed, other: Parsed) -> bool:
+    """One short run of words replaced by others beside a word both share, the rest reordered:
+    "keep the jobs partitioned by customer region" / "partition the jobs by customer tier"
+    (light words set aside). Asked only of a superseded fact against a statement that seems
+    to state it, because that is how its successor reads; in general a reworded verb looks
+    the same ("record X" / "write an entry for X")."""
+    a = [w for w in fact.content if w not in _LIGHT]
+    b = [w for w in other.content if w not in _LIGHT]
+    only_a = [i for i, w in enumerate(a) if w not in b]
+    only_b = [j for j, w in enumerate(b) if w not in a]
+    if not (0 < len(only_a) <= 3 and 0 < len(only_b) <= 3) or len(a) - len(only_a) < 2:
+        return False
+    if only_a[-1] - only_a[0] + 1 != len(only_a) or only_b[-1] - only_b[0] + 1 != len(only_b):
+        return False
+    (i, i_end), (j, j_end) = (only_a[0], only_a[-1]), (only_b[0], only_b[-1])
+    before = i > 0 and j > 0 and a[i - 1] == b[j - 1]
+    after = i_end + 1 < len(a) and j_end + 1 < len(b) and a[i_end + 1] == b[j_end + 1]
+    return before or after
+
+
 def _swapped_roles(fact: Parsed, other: Parsed) -> bool:
     """ "A instead of B" against "B instead of A" (or "A, not B" against "not A, B")."""
     if not fact.rejected:
@@ -423,13 +474,27 @@ def _swapped_roles(fact: Parsed, other: Parsed) -> bool:
     return bool(flipped & chosen_fact) and bool(fact.rejected - other.rejected - other.negated)
 
 
+def _antonym_weight(fact: Parsed, other: Parsed) -> float:
+    """Weighted share of the fact's words absent from the other statement but opposed there by
+    an antonym ("disable" against "enable")."""
+    other_set, fact_set = set(other.content), set(fact.content)
+    total = sum(_weight(w) for w in fact_set)
+    opposed = [
+        w
+        for w in fact_set
+        if w not in other_set and any(a in other_set for a in _ANTONYMS_CANON.get(w, ()))
+    ]
+    return sum(_weight(w) for w in opposed) / total if total else 0.0
+
+
 def _antonym(fact: Parsed, other: Parsed, unnegated: bool = False) -> bool:
     """Does the other statement use an antonym of one of the fact's words (and not the word
     itself)? ``unnegated``: only an antonym outside a negation's scope counts."""
     other_set = set(other.content)
     found = other_set - other.negated if unnegated else other_set
     return any(
-        w not in other_set and any(a in found for a in _ANTONYMS.get(w, ())) for w in fact.content
+        w not in other_set and any(a in found for a in _ANTONYMS_CANON.get(w, ()))
+        for w in fact.content
     )
 
 
@@ -468,7 +533,12 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
         return (CONTRADICTED, "roles swapped") if swap else (ABSENT, "words shuffled")
     # Words in common, an antonym counting as one ("keep" / "change" speak of the same act).
     shared = len(set(fact.content) & set(other.content)) + _antonym(fact, other)
-    about = recall >= t.contradict or (precision >= t.contradict_precise and recall >= t.loose)
+    # ... and the fact's word that the antonym opposes counts as covered for "about": in a
+    # short fact ("keep the profiler off in production") it is a large share of the words.
+    about_recall = recall + _antonym_weight(fact, other)
+    about = about_recall >= t.contradict or (
+        precision >= t.contradict_precise and about_recall >= t.loose
+    )
     if not about or shared < min(2, len(set(fact.content))):
         # A statement that only names the fact's file (or one word of it) says nothing about it.
         return ABSENT, f"recall {recall:.2f}"
@@ -698,7 +768,14 @@ def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOL
             continue
         if label == ABSENT:
             continue
+        if claim.state == "stale" and label == CONTRADICTED and rule in _OPPOSED:
+            # A superseded fact negated ("do not bundle with webpack" after "bundle with
+            # webpack"): what its successor says, which agrees with it being over.
+            continue
         if claim.state == "stale" and label == ENTAILED:
+            if _substituted_moved(parse(claim.text), parse(statement.text)):
+                # Its successor, one role changed ("by region" -> "by tier"), not the fact.
+                continue
             if statement.section in CURRENT:
                 decided = (CONTRADICTED, "stale fact shown as current", statement)
             continue
@@ -707,6 +784,9 @@ def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOL
         return Verdict(ABSENT, "not found")
     label, rule, statement = decided
     return Verdict(label, rule, statement.text)
+
+
+_OPPOSED = ("negated", "antonym")
 
 
 @lru_cache(maxsize=65536)

@@ -301,6 +301,97 @@ DEV2_BLOCKERS = (
     ),
 )
 
+# Dev items added in the third round, one or more per error class the default showed on the
+# dev, held-out, fresh and fresh2 splits (a negation said by a verb of stopping or avoiding,
+# "off" / "on" as a state, "talk to" for calling a service, an acronym's plural, a superseded
+# decision negated by its successor, a successor that changes one role and reorders the rest,
+# a change reported as "moved off X into Y"), written for this bank in other domains.
+DEV3_PROSE = (
+    dict(
+        kind="next_step",
+        fact="compress the nightly report archives with zstd",
+        para=(
+            "use zstd to compress the archives of the nightly reports",
+            "the nightly report archives get compressed with zstd",
+        ),
+        neg="stop compressing the nightly report archives with zstd",
+        wrong="compress the nightly image archives with zstd",
+    ),
+    dict(
+        kind="constraint",
+        fact="Cache tenant lookups for the duration of a request",
+        para=(
+            "Tenant lookups are cached while a request lasts",
+            "Hold tenant lookups in a cache for as long as the request runs",
+        ),
+        neg="Avoid caching tenant lookups for the duration of a request",
+        wrong="Cache locale lookups for the duration of a request",
+    ),
+    dict(
+        kind="constraint",
+        fact="Debug logging stays off in release builds",
+        para=(
+            "Release builds ship with debug logging disabled",
+            "In a release build debug logging is turned off",
+        ),
+        neg="Debug logging may be turned on in release builds",
+        wrong="Debug logging stays off in nightly builds",
+    ),
+    dict(
+        kind="constraint",
+        fact="Communicate with the geocoding service only through src/geo/gateway.ts",
+        para=(
+            "Use src/geo/gateway.ts for every geocoding service call and nothing else",
+            "All calls to the geocoding service go through src/geo/gateway.ts",
+        ),
+        neg="Modules may talk to the geocoding service without src/geo/gateway.ts",
+        wrong="Communicate with the routing service only through src/routing/gateway.ts",
+    ),
+    dict(
+        kind="decision",
+        fact="export monthly statements as CSVs instead of spreadsheets",
+        para=(
+            "monthly statements are exported as a CSV file rather than a spreadsheet",
+            "the monthly statement export writes CSV, not spreadsheets",
+        ),
+        neg="monthly statements will not be exported as CSVs",
+        wrong="export yearly summaries as CSVs instead of spreadsheets",
+        swap="export monthly statements as spreadsheets instead of CSVs",
+    ),
+    dict(
+        kind="next_step",
+        fact="log the URLs of failed image fetches",
+        para=(
+            "write the URL of each failed image fetch to the log",
+            "when an image fetch fails, log its URL",
+        ),
+        neg="do not log the URLs of failed image fetches",
+        wrong="log the URLs of failed font fetches",
+    ),
+)
+DEV3_SUPERSEDED = (
+    dict(
+        old="bundle the admin UI with webpack",
+        new="do not bundle the admin UI with webpack",
+        report="Webpack bundling of the admin UI was dropped",
+    ),
+    dict(
+        old="keep the nightly export jobs partitioned by customer region",
+        new="partition the nightly export jobs by customer tier",
+        report="Partitioning the nightly export jobs by customer region was reverted",
+    ),
+    dict(
+        old="store uploaded fonts on the application server",
+        new="store uploaded fonts in the object store",
+        report="Uploaded fonts moved off the application server into the object store",
+    ),
+    dict(
+        old="keep session data in signed cookies",
+        new="keep session data in the database",
+        report="Session data migrated away from signed cookies to the database",
+    ),
+)
+
 # A verification command and a near miss.
 DEV_COMMANDS = (
     ("npm test tests/store.test.ts", "npm test tests/session.test.ts"),
@@ -814,4 +905,212 @@ FRESH2_FILES = (
     ("src/export/csv.ts", "src/export/tsv.ts"),
     ("src/invoices/pdf.ts", "src/invoice/pdf.ts"),
     ("migrations/0007_audit.sql", "migrations/0008_audit.sql"),
+)
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-3 bank: written from scratch for round 3 (calendar sync, carts, resumable uploads,
+# two-factor codes, data erasure, log rotation, vendor pagination, Markdown sanitizing, image
+# size, health checks, time zones, unit-test isolation, a SOAP endpoint's retirement) in
+# negation forms and rewordings chosen freely, and committed before any round-3 rule fix was
+# measured on it. Its tail items use other speaker lead-ins than the earlier splits.
+FRESH3_PROSE = (
+    dict(
+        kind="goal",
+        fact="Sync calendar invites from Google Calendar into the team planner",
+        para=(
+            "Bring Google Calendar invitations over into the team planner automatically",
+            "The team planner should pull in invites from Google Calendar",
+        ),
+        neg="Calendar invites from Google Calendar must stay out of the team planner",
+        wrong="Sync calendar invites from Outlook into the team planner",
+    ),
+    dict(
+        kind="goal",
+        fact="Keep shopping carts across logins for signed-in customers",
+        para=(
+            "A signed-in customer's cart should survive logging out and back in",
+            "Persist the shopping cart of signed-in customers between logins",
+        ),
+        neg="Signed-in customers get an empty shopping cart after every login",
+        wrong="Keep wish lists across logins for signed-in customers",
+    ),
+    dict(
+        kind="goal",
+        fact="Make file uploads resumable after a dropped connection",
+        para=(
+            "Uploads should continue where they stopped when the connection drops",
+            "Let an interrupted upload pick up from where it left off once the network is back",
+        ),
+        neg="An upload cut off by a dropped connection has to start again from zero",
+        wrong="Make file downloads resumable after a dropped connection",
+    ),
+    dict(
+        kind="goal",
+        fact="Retire the legacy SOAP endpoint for order lookups",
+        para=(
+            "Shut down the old SOAP endpoint that is used to look up orders",
+            "Take the legacy SOAP order-lookup endpoint out of service",
+        ),
+        neg="Keep the legacy SOAP endpoint for order lookups running",
+        wrong="Retire the legacy SOAP endpoint for invoice lookups",
+    ),
+    dict(
+        kind="constraint",
+        fact="Two-factor codes expire after five minutes",
+        para=(
+            "A two-factor code stops being valid once five minutes have passed",
+            "Each two-factor code is good for five minutes and no longer",
+        ),
+        neg="Two-factor codes never expire",
+        wrong="Magic login links expire after five minutes",
+    ),
+    dict(
+        kind="constraint",
+        fact="Delete a user's personal data within 30 days of an erasure request",
+        para=(
+            "Personal data of a user who asks for erasure must be gone no later than 30 days "
+            "after the request",
+            "Erasure requests are honoured by removing the user's personal data in at most 30 days",
+        ),
+        neg="Personal data may be kept for longer than 30 days after an erasure request",
+        wrong="Delete a user's personal data within 90 days of an erasure request",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only the billing service may write to the invoices table",
+        para=(
+            "No service other than billing is allowed to write to the invoices table",
+            "Writes to the invoices table come from the billing service alone",
+        ),
+        neg="Any service is free to write to the invoices table",
+        wrong="Only the billing service may write to the payments table",
+    ),
+    dict(
+        kind="constraint",
+        fact="Do not call external services from unit tests",
+        para=(
+            "Unit tests must run without reaching any external service",
+            "Keep unit tests away from external services",
+        ),
+        neg="Unit tests are allowed to call external services",
+        wrong="Do not call external services from database migrations",
+    ),
+    dict(
+        kind="decision",
+        fact="rotate application logs daily instead of by size",
+        para=(
+            "application logs roll over once per day rather than when they reach a size",
+            "the app's logs are rotated every day, not according to file size",
+        ),
+        neg="daily rotation of the application logs was ruled out",
+        wrong="rotate access logs daily instead of by size",
+        swap="rotate application logs by size instead of daily",
+    ),
+    dict(
+        kind="decision",
+        fact="paginate the vendor API with cursors rather than page numbers",
+        para=(
+            "vendor API results are fetched page by page using cursors instead of numbered pages",
+            "we page through the vendor API by cursor, not by page number",
+        ),
+        neg="we decided against cursor pagination for the vendor API",
+        wrong="paginate the search API with cursors rather than page numbers",
+        swap="paginate the vendor API with page numbers rather than cursors",
+    ),
+    dict(
+        kind="decision",
+        fact="sanitize rendered Markdown with DOMPurify before inserting it into the page",
+        para=(
+            "Markdown output passes through DOMPurify before it reaches the page",
+            "run DOMPurify on the HTML rendered from Markdown before it is put into the page",
+        ),
+        neg="rendered Markdown goes into the page without being sanitized by DOMPurify",
+        wrong="sanitize rendered comments with DOMPurify before inserting them into the page",
+    ),
+    dict(
+        kind="next_step",
+        fact="shrink the Docker image below 300 MB",
+        para=(
+            "get the Docker image under 300 MB",
+            "reduce the size of the Docker image until it is smaller than 300 MB",
+        ),
+        neg="leave the Docker image at its current size instead of shrinking it below 300 MB",
+        wrong="shrink the builder image below 300 MB",
+    ),
+    dict(
+        kind="next_step",
+        fact="add a health check endpoint that reports database connectivity",
+        para=(
+            "expose an endpoint for health checks that tells whether the database is reachable",
+            "create a health endpoint which reports if the database connection works",
+        ),
+        neg="skip the health check endpoint for database connectivity",
+        wrong="add a health check endpoint that reports cache connectivity",
+    ),
+    dict(
+        kind="next_step",
+        fact="convert stored timestamps to the user's time zone before display",
+        para=(
+            "show stored timestamps in the user's own time zone",
+            "display times from storage converted into the time zone of the user",
+        ),
+        neg="display stored timestamps as they are, without converting them to the user's "
+        "time zone",
+        wrong="convert stored timestamps to the server's time zone before display",
+    ),
+)
+FRESH3_BLOCKERS = (
+    (
+        "Error: connect ECONNREFUSED 127.0.0.1:6379 (src/cart/store.ts)",
+        "Error: connect ECONNREFUSED 127.0.0.1:6380 (src/cart/store.ts)",
+    ),
+    (
+        "error TS2345: Argument of type 'number' is not assignable to parameter of type 'Date' "
+        "(src/time/zone.ts:14:22)",
+        "error TS2345: Argument of type 'number' is not assignable to parameter of type "
+        "'DateTime' (src/time/zone.ts:14:22)",
+    ),
+    (
+        "AssertionError: expected 'resumed' to equal 'restarted' (tests/upload.test.ts:52)",
+        "AssertionError: expected 'restarted' to equal 'resumed' (tests/upload.test.ts:52)",
+    ),
+    (
+        "RangeError: Maximum call stack size exceeded (src/markdown/render.ts:130)",
+        "RangeError: Maximum call stack size exceeded (src/markdown/render.ts:103)",
+    ),
+)
+FRESH3_COMMANDS = (
+    ("yarn test", "yarn test:integration"),
+    ("just test", "just test-e2e"),
+    ("npx vitest run", "npx vitest run --changed"),
+)
+FRESH3_SUPERSEDED = (
+    dict(
+        old="cache cart contents in the browser's localStorage",
+        new="keep cart contents in Redis on the server",
+        report="Cart contents are not in localStorage anymore; they live in Redis now",
+    ),
+    dict(
+        old="send two-factor codes by SMS",
+        new="send two-factor codes through an authenticator app",
+        report="Switched two-factor codes from SMS to an authenticator app",
+    ),
+    dict(
+        old="render Markdown on the client",
+        new="render Markdown on the server",
+        report="Client-side Markdown rendering was abandoned for rendering on the server",
+    ),
+    dict(
+        old="retry vendor API calls three times",
+        new="retry vendor API calls five times with jitter",
+        report="Vendor API retries were raised from three to five, with jitter",
+    ),
+)
+FRESH3_FILES = (
+    ("src/cart/persist.ts", "src/cart/persists.ts"),
+    ("src/upload/resume.ts", "src/upload/resumable.ts"),
+    ("config/logrotate.conf", "config/logrotate.d/app.conf"),
+    ("Dockerfile", "Dockerfile.dev"),
+    ("src/markdown/sanitize.ts", "src/markdown/sanitize.js"),
+    ("db/migrations/0012_carts.sql", "db/migrations/0012_cart.sql"),
 )

@@ -1,4 +1,4 @@
-"""Writes the matcher calibration set (dev, heldout, fresh and fresh2 .jsonl) from the
+"""Writes the matcher calibration set (dev, heldout, fresh, fresh2 and fresh3 .jsonl) from the
 hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
@@ -100,14 +100,24 @@ def with_fact(kind: str, text: str, state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def tail_statement(kind: str, text: str) -> list[str]:
+TAIL_LEADS = {
+    "goal": "User: the task for this session: ",
+    "constraint": "User: one rule for this repository: ",
+    "decision": "Assistant: I decided to go with this: ",
+    "next_step": "Assistant: next I will ",
+}
+# Other speakers' words for the fresh3 split, so its tails do not all read like the others'.
+FRESH3_LEADS = {
+    "goal": "User: what I need from you today: ",
+    "constraint": "User: please respect this: ",
+    "decision": "Assistant: settled on: ",
+    "next_step": "Assistant: coming up: ",
+}
+
+
+def tail_statement(kind: str, text: str, leads: dict[str, str] = TAIL_LEADS) -> list[str]:
     """How a fact of this kind appears in a retained tail: who says it, in what words."""
-    lead = {
-        "goal": "User: the task for this session: ",
-        "constraint": "User: one rule for this repository: ",
-        "decision": "Assistant: I decided to go with this: ",
-        "next_step": "Assistant: next I will ",
-    }[kind]
+    lead = leads[kind]
     return [
         "Please also look at src/jobs/worker.ts while you are there.",
         lead + text[0].lower() + text[1:],
@@ -126,8 +136,9 @@ def shuffled(text: str, rng: random.Random) -> str:
 
 
 class Writer:
-    def __init__(self, split: str, seed: int) -> None:
+    def __init__(self, split: str, seed: int, leads: dict[str, str] = TAIL_LEADS) -> None:
         self.split = split
+        self.leads = leads
         self.rng = random.Random(seed)
         self.cases: list[dict[str, Any]] = []
 
@@ -153,6 +164,9 @@ class Writer:
             }
         )
 
+    def tail(self, kind: str, text: str) -> list[str]:
+        return tail_statement(kind, text, self.leads)
+
     def prose(self, items: tuple[dict[str, Any], ...]) -> None:
         for i, item in enumerate(items):
             kind, fact = item["kind"], item["fact"]
@@ -160,17 +174,15 @@ class Writer:
             base = filler_state(kind, [o for o in others if o["kind"] != kind][:3])
             cap = lambda text, b=base, k=kind: capsule(with_fact(k, text, b))  # noqa: E731
             self.add("verbatim", kind, fact, [cap(fact)], "entailed")
-            self.add(
-                "verbatim", kind, fact, [capsule(base), *tail_statement(kind, fact)], "entailed"
-            )
+            self.add("verbatim", kind, fact, [capsule(base), *self.tail(kind, fact)], "entailed")
             self.add("paraphrase", kind, fact, [cap(item["para"][0])], "entailed")
-            self.add("paraphrase", kind, fact, tail_statement(kind, item["para"][1]), "entailed")
+            self.add("paraphrase", kind, fact, self.tail(kind, item["para"][1]), "entailed")
             self.add("negation", kind, fact, [cap(item["neg"])], "contradicted")
             self.add(
                 "negation",
                 kind,
                 fact,
-                [capsule(base), *tail_statement(kind, item["neg"])],
+                [capsule(base), *self.tail(kind, item["neg"])],
                 "contradicted",
             )
             self.add("wrong_subject", kind, fact, [cap(item["wrong"])], "absent")
@@ -178,7 +190,7 @@ class Writer:
             if "swap" in item:
                 self.add("shuffled", kind, fact, [cap(item["swap"])], "contradicted")
             self.add("absent", kind, fact, [capsule(base)], "absent")
-            self.add("absent", kind, fact, [*tail_statement(kind, others[0]["fact"])], "absent")
+            self.add("absent", kind, fact, [*self.tail(kind, others[0]["fact"])], "absent")
 
     def blockers(self, items: tuple[tuple[str, str], ...]) -> None:
         for i, (text, near) in enumerate(items):
@@ -400,8 +412,10 @@ class Writer:
         tmp.replace(path)
 
 
-def build(split: str, seed: int, prose, blockers, commands, superseded, files) -> Writer:
-    writer = Writer(split, seed)
+def build(
+    split: str, seed: int, prose, blockers, commands, superseded, files, leads=TAIL_LEADS
+) -> Writer:
+    writer = Writer(split, seed, leads)
     writer.prose(prose)
     writer.blockers(blockers)
     writer.commands(commands)
@@ -423,6 +437,9 @@ def main() -> None:
     # Second-round dev items, appended so the first round's cases keep their bytes.
     dev.prose(banks.DEV2_PROSE)
     dev.blockers(banks.DEV2_BLOCKERS)
+    # Third-round dev items, appended likewise.
+    dev.prose(banks.DEV3_PROSE)
+    dev.superseded(banks.DEV3_SUPERSEDED)
     dev.write(HERE / "dev.jsonl")
     if banks.HELDOUT_PROSE:
         held = build(
@@ -457,6 +474,18 @@ def main() -> None:
             banks.FRESH2_FILES,
         )
         fresh2.write(HERE / "fresh2.jsonl")
+    if banks.FRESH3_PROSE:
+        fresh3 = build(
+            "fresh3",
+            4017,
+            banks.FRESH3_PROSE,
+            banks.FRESH3_BLOCKERS,
+            banks.FRESH3_COMMANDS,
+            banks.FRESH3_SUPERSEDED,
+            banks.FRESH3_FILES,
+            FRESH3_LEADS,
+        )
+        fresh3.write(HERE / "fresh3.jsonl")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The hybrid matcher (``verdict-embedding``: the verdict rules, MiniLM for "same meaning",
-the rules' vetoes on what the embeddings find), pinned on the three calibration splits, and
+the rules' vetoes on what the embeddings find), pinned on the five calibration splits, and
 its vetoes one by one. Runs the real local embedding model (the ``embeddings`` extra)."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def text(**state) -> str:
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-embedding")
     out = {}
-    for split in ("dev", "heldout", "fresh", "fresh2"):
+    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3"):
         outcomes = calibration.run(matcher, calibration.load_cases(DATA / f"{split}.jsonl"))
         out[split] = {r.category: r for r in calibration.table(outcomes)}
     return out
@@ -48,35 +48,35 @@ def correct(row: calibration.Row) -> int:
     return round(row.accuracy * row.n)
 
 
-def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
+def test_the_hybrid_is_pinned_on_every_split(tables):
     # Pinned figures (benchmarks/matcher_calibration.py prints them); a change that moves them
     # must update these lines and the tables in README.md and tests/data/calibration/README.md.
-    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 454
+    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 532
     held = {c: correct(r) for c, r in tables["heldout"].items()}
     assert held == {
         "verbatim": 60,
-        "absent": 31,
+        "absent": 33,
         "paraphrase": 16,
         "negation": 16,
         "wrong_subject": 8,
         "swapped_lists": 10,
-        "stale": 34,
+        "stale": 36,
         "shuffled": 9,
         "near_miss": 18,
-        "overall": 202,
+        "overall": 206,
     }
     fresh = {c: correct(r) for c, r in tables["fresh"].items()}
     assert fresh == {
         "verbatim": 50,
         "absent": 29,
         "paraphrase": 16,
-        "negation": 14,
+        "negation": 16,
         "wrong_subject": 8,
         "swapped_lists": 8,
         "stale": 27,
         "shuffled": 10,
         "near_miss": 14,
-        "overall": 176,
+        "overall": 178,
     }
     # fresh2: written after the round-2 rule fixes' error classes were known, committed before
     # those fixes were measured on it (tests/data/calibration/README.md).
@@ -84,14 +84,31 @@ def test_the_hybrid_is_pinned_on_dev_heldout_fresh_and_fresh2(tables):
     assert fresh2 == {
         "verbatim": 76,
         "absent": 43,
-        "paraphrase": 22,
-        "negation": 22,
+        "paraphrase": 23,
+        "negation": 24,
         "wrong_subject": 12,
         "swapped_lists": 14,
-        "stale": 34,
+        "stale": 36,
         "shuffled": 14,
         "near_miss": 22,
-        "overall": 259,
+        "overall": 264,
+    }
+    # fresh3: written in freely chosen negation forms and rewordings, committed before the
+    # round-3 fixes were measured on it, measured once after them. Below 90 % on negation,
+    # paraphrase and stale; the round-3 fixes did not move it (figures and error classes in
+    # tests/data/calibration/README.md). Not tuned on.
+    fresh3 = {c: correct(r) for c, r in tables["fresh3"].items()}
+    assert fresh3 == {
+        "verbatim": 70,
+        "absent": 44,
+        "paraphrase": 20,
+        "negation": 12,
+        "wrong_subject": 14,
+        "swapped_lists": 12,
+        "stale": 27,
+        "shuffled": 15,
+        "near_miss": 19,
+        "overall": 233,
     }
 
 
@@ -135,6 +152,15 @@ def test_a_superseded_fact_is_entailed_when_reported_over_and_its_successor_does
         decisions=[{"decision": "ship the upload handler to every user at once", "rationale": None}]
     )
     assert hybrid("decision", old, successor, state="stale") == "absent"
+
+
+def test_a_superseded_fact_negated_by_its_successor_is_not_contradicted():
+    old = "put the upload handler behind a feature flag"
+    successor = text(
+        decisions=[{"decision": "no feature flag will guard the upload handler anymore"}]
+    )
+    assert hybrid("decision", old, successor, state="stale") == "absent"
+    assert hybrid("decision", old, successor) == "contradicted"
 
 
 def test_a_current_decision_is_not_stated_by_the_decision_it_replaced():

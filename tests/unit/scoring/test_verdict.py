@@ -61,6 +61,14 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     # fresh2 has at least 12 cases in each hard category.
     per = {cat: sum(c.category == cat for c in fresh2) for cat in calibration.HARD}
     assert min(per.values()) >= 12, per
+    # fresh3 (round 3): at least 160 cases, every category, at least 20 negations and 20
+    # paraphrases, no pair from an earlier split.
+    fresh3 = calibration.load_cases(DATA / "fresh3.jsonl")
+    assert len(fresh3) >= 160
+    assert {c.category for c in fresh3} == set(calibration.CATEGORIES)
+    assert not {key(c) for c in fresh3} & (earlier | {key(c) for c in fresh2})
+    per = {cat: sum(c.category == cat for c in fresh3) for cat in calibration.HARD}
+    assert per["negation"] >= 20 and per["paraphrase"] >= 20 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
@@ -70,7 +78,7 @@ def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(de
         assert rows[category].accuracy >= 0.90, (category, rows[category])
     # Pinned figures (benchmarks/matcher_calibration.py prints them): a rule change that moves
     # them must update this line and the README's table.
-    assert sum(o.correct for o in dev) == 450
+    assert sum(o.correct for o in dev) == 528
 
 
 def test_the_held_out_split_is_reported_as_measured(heldout):
@@ -78,7 +86,7 @@ def test_the_held_out_split_is_reported_as_measured(heldout):
     # known weakness of word rules, stated in tests/data/calibration/README.md).
     rows = {r.category: r for r in calibration.table(heldout)}
     assert rows["overall"].accuracy >= 0.90
-    assert sum(o.correct for o in heldout) == 196
+    assert sum(o.correct for o in heldout) == 200
     assert rows["paraphrase"].accuracy == 0.625
 
 
@@ -87,7 +95,7 @@ def test_the_fresh_split_is_reported_as_measured():
     cases = calibration.load_cases(DATA / "fresh.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 166
+    assert sum(o.correct for o in outcomes) == 168
     assert rows["paraphrase"].accuracy == 0.5625 and rows["shuffled"].accuracy == 1.0
 
 
@@ -96,8 +104,18 @@ def test_the_fresh2_split_is_reported_as_measured():
     cases = calibration.load_cases(DATA / "fresh2.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 258
-    assert rows["paraphrase"].accuracy == 0.875 and rows["negation"].accuracy == 22 / 24
+    assert sum(o.correct for o in outcomes) == 264
+    assert rows["paraphrase"].accuracy == 23 / 24 and rows["negation"].accuracy == 1.0
+
+
+def test_the_fresh3_split_is_reported_as_measured():
+    # The fifth bank, committed before the round-3 rule fixes were measured on it; freely
+    # phrased negations and rewordings are where the rules fall short (README.md there).
+    cases = calibration.load_cases(DATA / "fresh3.jsonl")
+    outcomes = calibration.run(get_matcher("verdict"), cases)
+    rows = {r.category: r for r in calibration.table(outcomes)}
+    assert sum(o.correct for o in outcomes) == 219
+    assert rows["paraphrase"].accuracy == 9 / 28 and rows["negation"].accuracy == 9 / 28
 
 
 def test_the_old_matchers_fail_the_hard_categories_the_default_passes(dev):
@@ -421,3 +439,68 @@ def test_an_error_message_matches_with_its_case():
     assert verdict("blocker", message, text(blockers=[message])) == "entailed"
     other = message.replace("orderId", "orderID")
     assert verdict("blocker", message, text(blockers=[other])) == "absent"
+
+
+def test_stopping_or_avoiding_an_action_negates_it():
+    fact = "archive closed tickets every Sunday"
+    step = lambda s: text(nextSteps=[s])  # noqa: E731
+    assert verdict("next_step", fact, step("stop archiving closed tickets every Sunday")) == (
+        "contradicted"
+    )
+    assert verdict("next_step", fact, step("avoid archiving closed tickets on Sundays")) == (
+        "contradicted"
+    )
+    assert verdict("next_step", fact, step("archive closed tickets every Sunday")) == "entailed"
+
+
+def test_off_and_on_as_a_state_are_opposites_but_on_as_a_preposition_is_not():
+    fact = "Keep the profiler off in production"
+    rule = lambda s: text(constraints=[s])  # noqa: E731
+    assert verdict("constraint", fact, rule("The profiler may be switched on in production")) == (
+        "contradicted"
+    )
+    assert verdict("constraint", fact, rule("Production runs with the profiler disabled")) == (
+        "entailed"
+    )
+    decide = lambda s: text(decisions=[{"decision": s}])  # noqa: E731
+    fact = "render thumbnails on the server for every upload"
+    assert verdict("decision", fact, decide(fact)) == "entailed"
+
+
+def test_talking_to_a_service_is_calling_it():
+    fact = "Talk to the mail relay only through src/mail/relay.ts"
+    said = text(constraints=["Handlers may call the mail relay without src/mail/relay.ts"])
+    assert verdict("constraint", fact, said) == "contradicted"
+
+
+def test_an_acronym_in_the_plural_names_the_same_thing():
+    fact = "store audit exports as ZIPs instead of tarballs"
+    said = text(decisions=[{"decision": "audit exports are stored as a ZIP, not a tarball"}])
+    assert verdict("decision", fact, said) == "entailed"
+
+
+def test_a_superseded_fact_negated_or_changed_in_one_role_by_its_successor_is_not_contradicted():
+    # The successor of a superseded decision negates it or changes one of its roles; shown as
+    # current that is the right state, not the old decision shown as current.
+    fact = "inline the SVG icons in the HTML"
+    negated = text(decisions=[{"decision": "do not inline the SVG icons in the HTML"}])
+    assert verdict("decision", fact, negated, state="stale") == "absent"
+    assert verdict("decision", fact, negated) == "contradicted"
+    fact = "keep cache entries sharded by user name"
+    moved = text(decisions=[{"decision": "shard the cache entries by team name"}])
+    assert verdict("decision", fact, moved, state="stale") == "absent"
+    reported = text(
+        decisions=[{"decision": "shard the cache entries by team name"}],
+        completed=["Sharding cache entries by user name was reverted"],
+    )
+    assert verdict("decision", fact, reported, state="stale") == "entailed"
+    assert verdict("decision", fact, text(decisions=[{"decision": fact}]), state="stale") == (
+        "contradicted"
+    )
+
+
+def test_moved_off_a_place_reports_the_old_state_as_over():
+    fact = "host the API docs on the build server"
+    said = text(completed=["The API docs moved off the build server onto a static host"])
+    assert verdict("decision", fact, said) == "contradicted"
+    assert verdict("decision", fact, said, state="stale") == "entailed"
