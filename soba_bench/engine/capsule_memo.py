@@ -113,7 +113,7 @@ class CapsuleMemo:
         state = {"goal": goal}
         for name, values in self._rest.items():
             if name == "decisions":
-                state[name] = [dict(d) for d in values]
+                state[name] = list(map(dict, values))  # decisions are dicts (a miss checked)
             else:
                 state[name] = list(values)
         self._handed_state = state
