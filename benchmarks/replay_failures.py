@@ -20,10 +20,13 @@ attempt re-reads its span, as SOBA does) for a before/after comparison; ``--no-m
 the incremental spans but rebuilds the deterministic capsule at every attempt
 (``ContextManager.memoize_capsules = False``, engine/capsule_memo.py). Sizes are interleaved
 within each repeat (5k, 20k, 50k, 5k, ...), so a change in the machine's load between sizes
-bends the growth figure less.
+bends the growth figure less. ``--other CHECKOUT`` compares instead: this checkout's
+read + replay against the other's, each in its own subprocess, alternating (CPU seconds,
+median of ``--repeat``), with the growth per doubling of each.
 
     python benchmarks/replay_failures.py [--sizes 5000,20000,50000] [--repeat 3]
         [--configs default,64k] [--reference] [--no-memo] [--clock cpu|wall]
+        [--other CHECKOUT]
 
 Times are CPU seconds of the measuring process unless ``--clock wall``. Run it against
 another checkout with ``PYTHONPATH=/that/checkout python benchmarks/replay_failures.py``.
@@ -35,6 +38,7 @@ import argparse
 import itertools
 import json
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -91,6 +95,9 @@ def replay(path: Path, config_name: str) -> tuple[float, float, dict]:
 def child(kind: str, path: Path, config_name: str, reference: bool, memo: bool) -> None:
     ContextManager.incremental_spans = not reference
     ContextManager.memoize_capsules = memo
+    if kind == "time":  # --other: read + replay seconds, run under either checkout
+        print(json.dumps({"seconds": replay(path, config_name)[0]}))
+        return
     if kind == "floor":
         floor(path)
     else:
@@ -109,6 +116,36 @@ def peak_rss(kind: str, path: Path, config_name: str, reference: bool, memo: boo
         cmd.append("--no-memo")
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])["peak_mib"]
+
+
+def timed(root: Path | None, path: Path, config_name: str, memo: bool) -> float:
+    """Read + replay CPU seconds in a subprocess importing soba_bench from ``root`` (this
+    checkout when None)."""
+    env = None if root is None else {**os.environ, "PYTHONPATH": str(root)}
+    cmd = [sys.executable, __file__, "--child", "time", str(path), config_name]
+    if not memo:
+        cmd.append("--no-memo")
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+    return json.loads(out.strip().splitlines()[-1])["seconds"]
+
+
+def compare(other: Path, paths: dict[int, Path], configs: list[str], repeat: int) -> None:
+    """This checkout against ``other`` on the same files, alternating subprocesses."""
+    print(f"{'config':>8} {'entries':>8} {'this s':>7} {'other s':>8} {'this/other':>10}")
+    for name in configs:
+        times: dict[str, dict[int, list[float]]] = {"this": {}, "other": {}}
+        for round_ in range(repeat):
+            for size in paths:
+                order = [("this", None), ("other", other)]
+                for label, root in order if round_ % 2 == 0 else order[::-1]:
+                    seconds = timed(root, paths[size], name, True)
+                    times[label].setdefault(size, []).append(seconds)
+        medians = {k: {n: statistics.median(v) for n, v in t.items()} for k, t in times.items()}
+        for size in paths:
+            this, that = medians["this"][size], medians["other"][size]
+            print(f"{name:>8} {size:>8} {this:>7.2f} {that:>8.2f} {this / that:>9.2f}x")
+        print(f"{name:>8} growth per doubling, this: {growth(medians['this'])}")
+        print(f"{name:>8} growth per doubling, other: {growth(medians['other'])}", flush=True)
 
 
 def growth(times: dict[int, float]) -> str:
@@ -131,6 +168,7 @@ def main() -> None:
         "--no-memo", action="store_true", help="rebuild the capsule at every attempt"
     )
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--other", type=Path, help="a checkout to compare this one to")
     parser.add_argument(
         "--child", nargs=3, metavar=("KIND", "PATH", "CONFIG"), help=argparse.SUPPRESS
     )
@@ -153,6 +191,13 @@ def main() -> None:
     path_note = "reference (non-incremental)" if args.reference else "incremental"
     if args.no_memo and not args.reference:
         path_note += " without the capsule memo"
+    if args.other is not None:
+        print(
+            f"failure-heavy generated sessions (seed {args.seed}), read + replay CPU seconds, "
+            f"this checkout vs {args.other} in alternating subprocesses, median of {args.repeat}"
+        )
+        compare(args.other, paths, configs, args.repeat)
+        return
     print(
         f"failure-heavy generated sessions (seed {args.seed}, default generator settings), "
         f"{path_note} replay, median of {args.repeat}, floor and replay interleaved, "
