@@ -2,11 +2,12 @@
 
 Once SOBA's compaction deadlocks (blocker saturation, lost failed verification), every
 barrier runs an attempt over a span that only gained a few entries at its end, and those
-entries rarely change what the capsule says: on generated failure-heavy sessions the rolled
-state's lists change in under 5 % of consecutive attempts and the artifact ledger in under
-3 %. Rebuilding the state, reconciling it, serializing the capsule text (tens of kilobytes
-once the span holds many checkpoints and files) and measuring it at every attempt made each
-attempt cost proportional to the capsule, so replay time grew faster than the entries.
+entries rarely change what the capsule says: on a generated failure-heavy session of 20k
+entries the rolled state's lists and the artifact ledger each change in under 5 % of
+consecutive attempts. Rebuilding the state, reconciling it, serializing the capsule text
+(tens of kilobytes once the span holds many checkpoints and files) and measuring it at every
+attempt made each attempt cost proportional to the capsule, so replay time grew faster than
+the entries.
 
 A :class:`CapsuleMemo` belongs to one :class:`~soba_bench.engine.span.SpanDigest` (one
 window start, one previous capsule) and keeps, for the latest inputs only:
