@@ -16,10 +16,17 @@ Peak RSS of each is measured in its own subprocess (so one peak cannot hide anot
 prints replay/floor, growth per doubling of entries, and RSS ratios. Targets (2-core
 machine): replay <= 10x floor, growth <= 2.2x per doubling, replay peak <= 2x floor peak at
 20k and 50k. ``--reference`` replays with ``ContextManager.incremental_spans = False`` (every
-attempt re-reads its span, as SOBA does) for a before/after comparison.
+attempt re-reads its span, as SOBA does) for a before/after comparison; ``--no-memo`` keeps
+the incremental spans but rebuilds the deterministic capsule at every attempt
+(``ContextManager.memoize_capsules = False``, engine/capsule_memo.py). Sizes are interleaved
+within each repeat (5k, 20k, 50k, 5k, ...), so a change in the machine's load between sizes
+bends the growth figure less. ``--other CHECKOUT`` compares instead: this checkout's
+read + replay against the other's, each in its own subprocess, alternating (CPU seconds,
+median of ``--repeat``), with the growth per doubling of each.
 
     python benchmarks/replay_failures.py [--sizes 5000,20000,50000] [--repeat 3]
-        [--configs default,64k] [--reference] [--clock cpu|wall]
+        [--configs default,64k] [--reference] [--no-memo] [--clock cpu|wall]
+        [--other CHECKOUT]
 
 Times are CPU seconds of the measuring process unless ``--clock wall``. Run it against
 another checkout with ``PYTHONPATH=/that/checkout python benchmarks/replay_failures.py``.
@@ -31,6 +38,7 @@ import argparse
 import itertools
 import json
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -84,8 +92,12 @@ def replay(path: Path, config_name: str) -> tuple[float, float, dict]:
     return ended - started, ended - loop_started, trace.summary()
 
 
-def child(kind: str, path: Path, config_name: str, reference: bool) -> None:
+def child(kind: str, path: Path, config_name: str, reference: bool, memo: bool) -> None:
     ContextManager.incremental_spans = not reference
+    ContextManager.memoize_capsules = memo
+    if kind == "time":  # --other: read + replay seconds, run under either checkout
+        print(json.dumps({"seconds": replay(path, config_name)[0]}))
+        return
     if kind == "floor":
         floor(path)
     else:
@@ -96,12 +108,44 @@ def child(kind: str, path: Path, config_name: str, reference: bool) -> None:
     print(json.dumps({"peak_mib": peak_kib / 1024}))
 
 
-def peak_rss(kind: str, path: Path, config_name: str, reference: bool) -> float:
+def peak_rss(kind: str, path: Path, config_name: str, reference: bool, memo: bool) -> float:
     cmd = [sys.executable, __file__, "--child", kind, str(path), config_name]
     if reference:
         cmd.append("--reference")
+    if not memo:
+        cmd.append("--no-memo")
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])["peak_mib"]
+
+
+def timed(root: Path | None, path: Path, config_name: str, memo: bool) -> float:
+    """Read + replay CPU seconds in a subprocess importing soba_bench from ``root`` (this
+    checkout when None)."""
+    env = None if root is None else {**os.environ, "PYTHONPATH": str(root)}
+    cmd = [sys.executable, __file__, "--child", "time", str(path), config_name]
+    if not memo:
+        cmd.append("--no-memo")
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+    return json.loads(out.strip().splitlines()[-1])["seconds"]
+
+
+def compare(other: Path, paths: dict[int, Path], configs: list[str], repeat: int) -> None:
+    """This checkout against ``other`` on the same files, alternating subprocesses."""
+    print(f"{'config':>8} {'entries':>8} {'this s':>7} {'other s':>8} {'this/other':>10}")
+    for name in configs:
+        times: dict[str, dict[int, list[float]]] = {"this": {}, "other": {}}
+        for round_ in range(repeat):
+            for size in paths:
+                order = [("this", None), ("other", other)]
+                for label, root in order if round_ % 2 == 0 else order[::-1]:
+                    seconds = timed(root, paths[size], name, True)
+                    times[label].setdefault(size, []).append(seconds)
+        medians = {k: {n: statistics.median(v) for n, v in t.items()} for k, t in times.items()}
+        for size in paths:
+            this, that = medians["this"][size], medians["other"][size]
+            print(f"{name:>8} {size:>8} {this:>7.2f} {that:>8.2f} {this / that:>9.2f}x")
+        print(f"{name:>8} growth per doubling, this: {growth(medians['this'])}")
+        print(f"{name:>8} growth per doubling, other: {growth(medians['other'])}", flush=True)
 
 
 def growth(times: dict[int, float]) -> str:
@@ -120,15 +164,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference", action="store_true", help="the non-incremental path")
+    parser.add_argument(
+        "--no-memo", action="store_true", help="rebuild the capsule at every attempt"
+    )
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--other", type=Path, help="a checkout to compare this one to")
     parser.add_argument(
         "--child", nargs=3, metavar=("KIND", "PATH", "CONFIG"), help=argparse.SUPPRESS
     )
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], Path(args.child[1]), args.child[2], args.reference)
+        child(args.child[0], Path(args.child[1]), args.child[2], args.reference, not args.no_memo)
         return
     ContextManager.incremental_spans = not args.reference
+    ContextManager.memoize_capsules = not args.no_memo
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -140,6 +189,15 @@ def main() -> None:
         paths[size] = work / f"failures-{size}.jsonl"
         write_session(session, paths[size])
     path_note = "reference (non-incremental)" if args.reference else "incremental"
+    if args.no_memo and not args.reference:
+        path_note += " without the capsule memo"
+    if args.other is not None:
+        print(
+            f"failure-heavy generated sessions (seed {args.seed}), read + replay CPU seconds, "
+            f"this checkout vs {args.other} in alternating subprocesses, median of {args.repeat}"
+        )
+        compare(args.other, paths, configs, args.repeat)
+        return
     print(
         f"failure-heavy generated sessions (seed {args.seed}, default generator settings), "
         f"{path_note} replay, median of {args.repeat}, floor and replay interleaved, "
@@ -151,20 +209,25 @@ def main() -> None:
         f"{'replay MiB':>10} {'RSS ratio':>9}"
     )
     print(header)
+    memo = not args.no_memo
     for name in configs:
         replay_times: dict[int, float] = {}
+        floors: dict[int, list[float]] = {size: [] for size in sizes}
+        totals: dict[int, list[float]] = {size: [] for size in sizes}
+        loops: dict[int, list[float]] = {size: [] for size in sizes}
+        summaries: dict[int, dict] = {}
+        for _ in range(args.repeat):
+            for size in sizes:
+                floors[size].append(floor(paths[size]))
+                total, loop, summaries[size] = replay(paths[size], name)
+                totals[size].append(total)
+                loops[size].append(loop)
         for size in sizes:
-            floors, totals, loops = [], [], []
-            summary: dict = {}
-            for _ in range(args.repeat):
-                floors.append(floor(paths[size]))
-                total, loop, summary = replay(paths[size], name)
-                totals.append(total)
-                loops.append(loop)
-            f, r, lp = (statistics.median(x) for x in (floors, totals, loops))
+            f, r, lp = (statistics.median(x[size]) for x in (floors, totals, loops))
+            summary = summaries[size]
             replay_times[size] = r
-            floor_mib = peak_rss("floor", paths[size], name, args.reference)
-            replay_mib = peak_rss("replay", paths[size], name, args.reference)
+            floor_mib = peak_rss("floor", paths[size], name, args.reference, memo)
+            replay_mib = peak_rss("replay", paths[size], name, args.reference, memo)
             failed = summary["byOutcome"].get("failed", 0)
             print(
                 f"{name:>8} {size:>8} {f:>8.2f} {r:>9.2f} {lp:>7.2f} {r / f:>5.1f}x "

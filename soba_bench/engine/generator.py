@@ -42,16 +42,19 @@ class GenerationResult:
 
 def measure(draft: Draft, gen: GenerationInput, meter: Meter, kept_tokens: int) -> None:
     """SOBA's ``_calculateMetrics``: after = sys + tools + capsule prefix + kept items."""
-    native = draft.nativeContinuation
-    capsule = {
-        "portableState": draft.portableState,
-        "artifacts": draft.artifacts,
-        "activatedSkills": draft.activatedSkills,
-        "nativeContinuation": native,
-    }
-    capsule_tokens = sum(
-        meter.count_item(i) for i in capsule_input_items(capsule, gen.compatibility_key)
-    )
+    memo = gen.span.memo if gen.span is not None else None
+    # the memo answers only for the draft it just built (the same text, measured once)
+    capsule_tokens = memo.capsule_tokens(draft, meter) if memo is not None else None
+    if capsule_tokens is None:
+        capsule = {
+            "portableState": draft.portableState,
+            "artifacts": draft.artifacts,
+            "activatedSkills": draft.activatedSkills,
+            "nativeContinuation": draft.nativeContinuation,
+        }
+        capsule_tokens = sum(
+            meter.count_item(i) for i in capsule_input_items(capsule, gen.compatibility_key)
+        )
     snap = gen.snapshot
     after = snap.systemPromptTokens + snap.toolSchemaTokens + capsule_tokens + kept_tokens
     reclaimed = max(0, snap.effectiveTokens - after)

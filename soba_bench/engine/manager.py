@@ -51,6 +51,10 @@ class ContextManager:
     # (engine/span.py). False: the reference path, every attempt re-reads its whole span as
     # SOBA does; same outcomes, kept for the property tests that compare the two.
     incremental_spans = True
+    # True (with incremental_spans): the deterministic capsule's state, ledger and size are
+    # remembered between attempts while their inputs are unchanged (engine/capsule_memo.py).
+    # False: rebuilt at every attempt; same outcomes, kept for the tests that compare both.
+    memoize_capsules = True
 
     def __init__(
         self,
@@ -305,7 +309,9 @@ class ContextManager:
             return None
         span = self._span
         if span is None or not span.matches(self.branch, start, stop):
-            span = self._span = SpanDigest(self.branch, start, self.branch.last_capsule_index)
+            span = self._span = SpanDigest(
+                self.branch, start, self.branch.last_capsule_index, memoize=self.memoize_capsules
+            )
         span.extend_to(stop)
         return None if span.broken else span
 

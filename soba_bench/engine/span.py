@@ -25,6 +25,7 @@ from itertools import islice
 from typing import Any
 
 from soba_bench.engine.artifacts import ArtifactScan, parse_arguments, parse_checkpoint_facts
+from soba_bench.engine.capsule_memo import CapsuleMemo
 from soba_bench.engine.failures import tool_failure_output
 from soba_bench.engine.reducer import ClarificationScan, Lexicon, is_superseded_wait
 from soba_bench.engine.strategies.deterministic import (
@@ -55,7 +56,9 @@ class SpanDigest:
     and the engine falls back to the reference path, which throws at the same place.
     """
 
-    def __init__(self, branch: Any, start: int, capsule_index: int) -> None:
+    def __init__(
+        self, branch: Any, start: int, capsule_index: int, *, memoize: bool = False
+    ) -> None:
         self.branch = branch
         self.start = start
         self.end = start
@@ -87,6 +90,8 @@ class SpanDigest:
         # the engine's SplitIndex of the window this span starts (set per attempt): when it
         # says the cut splits no call from its output, the boundary check has no finding
         self.split_index: Any = None
+        # the deterministic capsule between attempts (engine/capsule_memo.py), when asked
+        self.memo = CapsuleMemo(self) if memoize else None
 
     def matches(self, branch: Any, start: int, stop: int) -> bool:
         """Whether this digest can grow into the span ``entries[start:stop]``."""

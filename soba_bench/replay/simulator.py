@@ -15,7 +15,7 @@ lines.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from soba_bench.engine import events as ev
@@ -48,8 +48,14 @@ from soba_bench.session.model import Session
 from soba_bench.session.turns import scan_turn_marks
 
 
+def _no_settle() -> None:
+    return None
+
+
 class Replayer:
     """One replay of one session under one config. Use :func:`replay_session`."""
+
+    SETTLE_ENTRIES = 2048  # how often the walk calls settle_heap()
 
     def __init__(
         self,
@@ -60,6 +66,9 @@ class Replayer:
         clock: VirtualClock | RealClock | None = None,
     ) -> None:
         self.session = session
+        # gc_pause.frozen_heap's settle() (replay_session sets it): what the replay keeps
+        # only grows, so collections need not walk it again and again
+        self.settle_heap: Callable[[], None] = _no_settle
         self.config = config
         self.options = options
         self.marks = scan_turn_marks(session)
@@ -224,6 +233,8 @@ class Replayer:
         branch = self.source_branch
         opening = self.marks.opening_ids
         for index, entry in enumerate(branch):
+            if not index % self.SETTLE_ENTRIES:
+                self.settle_heap()
             if entry.kind == E.CONTEXT_CAPSULE:
                 self.counts["droppedCapsules"] += 1
                 continue
@@ -425,8 +436,11 @@ def replay_session(
 ) -> ReplayTrace:
     """Replay one session under one engine config and return the trace."""
     options = options or ReplayOptions()
-    with frozen_heap():  # the session outlives the replay: collections need not walk it
+    # the session outlives the replay, and what the replay keeps only grows: collections
+    # need not walk either
+    with frozen_heap() as settle:
         replayer = Replayer(session, config, options, chain=chain, clock=clock)
+        replayer.settle_heap = settle
         replayer.trace.config_line = config_line(session, config, replayer, options, chain)
         return replayer.run()
 

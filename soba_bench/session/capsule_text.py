@@ -27,8 +27,15 @@ def _bullets(values: list[Any]) -> str:
     return _lines("- ", values)
 
 
-def serialize_portable_state(state: dict[str, Any]) -> str:
-    sections = [f"## Goal\n{js_string(state.get('goal'))}"]
+def goal_section(state: dict[str, Any]) -> str:
+    """The portable state's first section (always present)."""
+    return f"## Goal\n{js_string(state.get('goal'))}"
+
+
+def state_sections_after_goal(state: dict[str, Any]) -> list[str]:
+    """The portable state's sections after the goal; none of them reads ``goal`` (the engine's
+    capsule memo serializes them once per distinct state, engine/capsule_memo.py)."""
+    sections = []
     for key, title in (
         ("constraints", "Constraints"),
         ("completed", "Completed"),
@@ -51,12 +58,15 @@ def serialize_portable_state(state: dict[str, Any]) -> str:
     for key, title in (("blockers", "Blockers"), ("nextSteps", "Next Steps")):
         if state.get(key):
             sections.append(f"## {title}\n{_bullets(state[key])}")
-    return "\n\n".join(sections)
+    return sections
 
 
-def serialize_capsule_context(
-    state: dict[str, Any], artifacts: dict[str, Any], skills: list[dict[str, Any]]
-) -> str:
+def serialize_portable_state(state: dict[str, Any]) -> str:
+    return "\n\n".join([goal_section(state), *state_sections_after_goal(state)])
+
+
+def artifacts_section(artifacts: dict[str, Any]) -> str:
+    """The capsule's ``## Artifacts`` section."""
     lines = [f"- Verification status: {js_string(artifacts.get('verificationStatus'))}"]
     for prefix, values in (
         ("- Modified: ", artifacts.get("modifiedFiles", [])),
@@ -67,16 +77,24 @@ def serialize_capsule_context(
         chunk = _lines(prefix, values)  # "" only for no values (each line has its prefix)
         if chunk:
             lines.append(chunk)
-    sections = [serialize_portable_state(state), "## Artifacts\n" + "\n".join(lines)]
+    return "## Artifacts\n" + "\n".join(lines)
+
+
+def skills_section(skills: list[dict[str, Any]]) -> str:
+    """The capsule's ``## Active Skills`` section (written only when there are skills)."""
+    return "## Active Skills\n" + "\n".join(
+        f"- {js_string(s.get('name'))} ({js_string(s.get('scope'))}, revision "
+        f"{js_string(s.get('revision'))}, hash {js_string(s.get('contentHash'))})"
+        for s in skills
+    )
+
+
+def serialize_capsule_context(
+    state: dict[str, Any], artifacts: dict[str, Any], skills: list[dict[str, Any]]
+) -> str:
+    sections = [serialize_portable_state(state), artifacts_section(artifacts)]
     if skills:
-        sections.append(
-            "## Active Skills\n"
-            + "\n".join(
-                f"- {js_string(s.get('name'))} ({js_string(s.get('scope'))}, revision "
-                f"{js_string(s.get('revision'))}, hash {js_string(s.get('contentHash'))})"
-                for s in skills
-            )
-        )
+        sections.append(skills_section(skills))
     return "\n\n".join(sections)
 
 
@@ -99,10 +117,9 @@ def capsule_input_items(
         and native.get("compatibilityKey") == compatibility_key
     ):
         return list(native.get("items") or [])
-    return [
-        {
-            "type": "message",
-            "role": "system",
-            "content": [{"type": "input_text", "text": capsule_text(capsule)}],
-        }
-    ]
+    return [capsule_message(capsule_text(capsule))]
+
+
+def capsule_message(text: str) -> dict[str, Any]:
+    """The portable capsule as one model-input item: a system message with ``text``."""
+    return {"type": "message", "role": "system", "content": [{"type": "input_text", "text": text}]}

@@ -196,6 +196,21 @@ def _goal(items: Sequence[dict[str, Any]]) -> str | None:
     return None
 
 
+def rolled_goal(
+    custom_instructions: str | None, span_goal: str | None, prev: dict[str, Any]
+) -> Any:
+    """The rolled state's goal: the custom instructions, else the span's last user message,
+    else the previous capsule's goal, else the default. No other field reads these."""
+    goal = custom_instructions
+    if goal is None:
+        goal = span_goal
+    if goal is None:
+        goal = prev.get("goal")
+    if goal is None:
+        goal = DEFAULT_GOAL
+    return goal
+
+
 def deterministic_state(
     items: Sequence[dict[str, Any]],
     custom_instructions: str | None,
@@ -226,15 +241,8 @@ def deterministic_state(
         # SOBA keeps the oldest 10: once 10 are held, new failures are dropped.
         blockers = _unique([*prev.get("blockers", []), *new_blockers])
     decisions = _unique_decisions([*prev.get("decisions", []), *span_decisions])
-    goal = custom_instructions
-    if goal is None:
-        goal = span_goal
-    if goal is None:
-        goal = prev.get("goal")
-    if goal is None:
-        goal = DEFAULT_GOAL
     return {
-        "goal": goal,
+        "goal": rolled_goal(custom_instructions, span_goal, prev),
         "constraints": _unique(prev.get("constraints", [])),
         "completed": completed,
         "inProgress": [v for v in _unique(prev.get("inProgress", [])) if v not in completed],
@@ -251,19 +259,25 @@ class DeterministicStrategy:
     def generate(self, gen: GenerationInput, ctx: AttemptContext, variant: EngineVariant) -> Draft:
         started = ctx.clock.now_ms()
         span = gen.span
-        state = reconcile_structured_state(
-            deterministic_state(
+        if span is not None and span.memo is not None:  # the same values, remembered
+            state = span.memo.portable_state(
+                gen.previous_state, gen.custom_instructions, variant.newest_blockers_first
+            )
+            artifacts = span.memo.ledger()
+        else:
+            state = reconcile_structured_state(
+                deterministic_state(
+                    gen.source_items,
+                    gen.custom_instructions,
+                    gen.previous_state,
+                    newest_blockers_first=variant.newest_blockers_first,
+                    span=span,
+                ),
                 gen.source_items,
-                gen.custom_instructions,
-                gen.previous_state,
-                newest_blockers_first=variant.newest_blockers_first,
-                span=span,
-            ),
-            gen.source_items,
-            facts=span.clarifications.facts if span else None,
-            superseded=span.superseded if span else None,
-        )
-        artifacts = span.artifacts.ledger() if span else extract_artifacts(gen.source_items)
+                facts=span.clarifications.facts if span else None,
+                superseded=span.superseded if span else None,
+            )
+            artifacts = span.artifacts.ledger() if span else extract_artifacts(gen.source_items)
         return Draft(
             strategy=DETERMINISTIC,
             quality="degraded",
