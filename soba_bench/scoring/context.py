@@ -248,7 +248,7 @@ class Context:
 _WORDS = "words"  # cache key of the word index: (index, statements indexed, words_of)
 # The few contexts parsed last, for from_texts to resume from (a bound, so memory stays that
 # of a handful of views); the lock keeps a resume from reading a half-extended word index.
-_KEEP_RECENT = 4
+_KEEP_RECENT = 8  # a moment's views: capsule, input, the baselines, their capsule parts
 _RECENT: list[Context] = []
 _LOCK = threading.RLock()
 

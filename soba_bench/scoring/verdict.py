@@ -723,8 +723,10 @@ def _word_index(context: Context) -> dict[str, list[int]]:
     return context.word_index(_content_set)
 
 
-def _content_set(text: str) -> set[str]:
-    return set(parse(text).content)
+@lru_cache(maxsize=1 << 17)
+def _content_set(text: str) -> frozenset[str]:
+    """A statement's content words (cached: every view of a session's history holds it)."""
+    return frozenset(parse(text).content)
 
 
 def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Statement]:
