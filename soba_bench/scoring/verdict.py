@@ -264,6 +264,7 @@ def _canon(word: str) -> str:
     return _SYNONYMS.get(stem, _SYNONYMS.get(stem + "e", stem))
 
 
+@lru_cache(maxsize=65536)  # per word: parse asks once per token of every statement
 def _is_key(word: str) -> bool:
     """Paths, identifiers and numbers: a fact keeps its meaning only if they match exactly."""
     return (
