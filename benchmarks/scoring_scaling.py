@@ -1,54 +1,110 @@
-"""One-pass scoring at the fixed evaluation points: time to score a replayed session with the
-``availability`` and ``outcomes`` scorers (every request, no sample) against the time of its
-replay, on generated sessions of growing length (SOBA's default config, the newest-blockers
-variant so the replay itself stays linear). Median of 3 per size; the ratio of consecutive
-sizes shows the growth (about 2x per doubling means linear).
+"""Scoring against replay time: on generated sessions of growing length (default generator
+settings, which plant tool failures), SOBA's default engine config, replay each session and
+score the replay, side by side in one run, median of 3 per size; prints the score/replay
+ratio and the growth per doubling of entries (about 2x per doubling means linear).
+
+By default SOBA as shipped (``soba-0.6.14``, which these failure-heavy sessions drive into its
+blocker deadlock) with the default scorers (``availability``, ``outcomes``, ``retention``,
+``soba_quality``, ``failure_modes``; the default ``verdict-embedding`` matcher). Every
+repeat scores with cold caches (the embedding vectors, the parsed texts), the embedding model
+already loaded (a sweep worker loads it once); its load time is printed once.
 
     python benchmarks/scoring_scaling.py [--sizes 2500,5000,10000,20000]
+        [--scorers default | availability,outcomes] [--variant soba-0.6.14+newest-blockers]
+        [--clock cpu|wall] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import math
+import pkgutil
+import subprocess
 import time
 from statistics import median
 
+import soba_bench.scoring
 from soba_bench.corpora.synthetic import SyntheticConfig, generate_session
 from soba_bench.engine.config import build_engine_config
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.simulator import replay_session
-from soba_bench.scoring.scorer import ScoreConfig
+from soba_bench.scoring import context as scoring_context
+from soba_bench.scoring.scorer import DEFAULT_SCORERS, ScoreConfig
 from soba_bench.scoring.session import score_replay
 
-CONFIG = ScoreConfig(scorers=("availability", "outcomes"), max_points=None)
+
+def cold_caches() -> None:
+    """Forget what an earlier repeat scored: per-text caches of the scoring modules and the
+    embedding vectors (the model stays loaded)."""
+    for info in pkgutil.walk_packages(soba_bench.scoring.__path__, "soba_bench.scoring."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
+                value.cache_clear()
+    getattr(scoring_context, "_RECENT", []).clear()  # (absent before issue 18's caches)
+    from soba_bench.scoring.embeddings import get_embedder
+
+    get_embedder()._cache.clear()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="2500,5000,10000,20000")
+    parser.add_argument("--scorers", default="default")
+    parser.add_argument("--variant", default="soba-0.6.14")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    previous = None
-    print("entries  requests  replay s  score s  score/replay  score growth")
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    scorers = DEFAULT_SCORERS if args.scorers == "default" else tuple(args.scorers.split(","))
+    # every request (no sample), so availability's cost is that of the whole walk
+    config = ScoreConfig(scorers=scorers, max_points=None)
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout
+    print(
+        f"variant {args.variant}, scorers {','.join(scorers)}, {args.clock} seconds, "
+        f"median of {args.repeat}; {uptime.strip()}"
+    )
+    if any(s in ("retention", "availability", "failure_modes") for s in scorers):
+        from soba_bench.scoring.embeddings import get_embedder
+
+        tick = clock()
+        get_embedder()
+        print(f"embedding model load: {clock() - tick:.2f} s (once per process)")
+    print(
+        "entries  requests  moments  replay s  score s  score/replay  replay growth  score growth"
+    )
+    previous: tuple[int, float, float] | None = None
     for size in (int(s) for s in args.sizes.split(",")):
-        session, truth = generate_session(SyntheticConfig(entries=size), seed=1)
+        session, truth = generate_session(SyntheticConfig(entries=size), seed=args.seed)
         replays, scores = [], []
-        for _ in range(3):
-            tick = time.perf_counter()
+        for _ in range(args.repeat):
+            cold_caches()
+            tick = clock()
             trace = replay_session(
-                session,
-                build_engine_config({}),
-                ReplayOptions(variant="soba-0.6.14+newest-blockers"),
+                session, build_engine_config({}), ReplayOptions(variant=args.variant)
             )
-            replays.append(time.perf_counter() - tick)
-            tick = time.perf_counter()
-            scored = score_replay("s", trace.entries, truth, CONFIG, trace.check_lines())
-            scores.append(time.perf_counter() - tick)
+            replays.append(clock() - tick)
+            tick = clock()
+            scored = score_replay("s", trace.entries, truth, config, trace.check_lines())
+            scores.append(clock() - tick)
         replay_s, score_s = median(replays), median(scores)
-        growth = f"{score_s / previous:.2f}x" if previous else "-"
-        previous = score_s
+        requests = scored.outcomes[0]["requests"] if scored.outcomes else "-"
+        moments = len({(r["generation"], r["point"]) for r in scored.summaries}) or "-"
+        growth = ("-", "-")
+        if previous is not None:
+            # per doubling of entries, whatever the size step
+            doublings = math.log2(size / previous[0])
+            growth = (
+                f"{(replay_s / previous[1]) ** (1 / doublings):.2f}x",
+                f"{(score_s / previous[2]) ** (1 / doublings):.2f}x",
+            )
+        previous = (size, replay_s, score_s)
         print(
-            f"{size:7d}  {scored.outcomes[0]['requests']:8d}  {replay_s:8.2f}  {score_s:7.2f}"
-            f"  {score_s / replay_s:12.2f}  {growth:>12}"
+            f"{size:7d}  {requests!s:>8}  {moments!s:>7}  {replay_s:8.2f}  {score_s:7.2f}"
+            f"  {score_s / replay_s:12.2f}  {growth[0]:>13}  {growth[1]:>12}",
+            flush=True,
         )
 
 

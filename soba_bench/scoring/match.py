@@ -136,7 +136,12 @@ class TextIndex:
         self.candidates = [c for c in candidates if isinstance(c, str) and c]
         self.config = config
         self.text = "\n".join(self.candidates)
-        self.words = content_words(self.text)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The text's content words (built on demand: most views of a long history are
+        judged by the verdict rules, which never ask)."""
+        return content_words(self.text)
 
     @cached_property
     def _flat(self) -> str:

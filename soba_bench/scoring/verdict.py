@@ -290,6 +290,7 @@ for _word, _opposites in _ANTONYMS.items():
     _ANTONYMS_CANON[_canon(_word)] = tuple(_canon(a) for a in _opposites)
 
 
+@lru_cache(maxsize=65536)  # per word: parse asks once per token of every statement
 def _is_key(word: str) -> bool:
     """Paths, identifiers and numbers: a fact keeps its meaning only if they match exactly."""
     return (
@@ -584,7 +585,7 @@ def _prose_file_state(path: str, context: Context) -> str | None:
     reported). A capsule whose prose contradicts its artifact list misinforms the model even
     though the list is right (SOBA's ledger comes from the engine, the prose from the model)."""
     said: set[str] = set()
-    for statement in context.lines:
+    for statement in context.lines_in(_REPORT_SECTIONS):
         if statement.section not in _REPORT_SECTIONS or not _path_in(path, statement.text):
             continue
         head = statement.text[: statement.text.find(path)] if path in statement.text else ""
@@ -696,13 +697,14 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
     if listed and context.status in ("passed", "failed") and not ambiguous:
         shown, evidence = context.status, f"Verification status: {context.status}"
     # The capsule's prose about this command is more specific than the status over all of them.
-    for statement in context.lines:
+    for statement in context.lines_in(_REPORT_SECTIONS):
         if statement.section in _REPORT_SECTIONS and _command_in(command, statement.text):
             clause = next(c for c in re.split(r"[;\n]", statement.text) if _command_in(command, c))
             result = _result_of(clause)
             if result is not None:
                 shown, evidence, listed = result, statement.text[:160], True
-    for index, text in enumerate(context.history):
+    for index in context.history_containing(command):  # _command_in needs the substring
+        text = context.history[index]
         if not _command_in(command, text):
             continue
         # The result is in the command's own clause ("`npm test` passes; `npm run build`
@@ -734,7 +736,9 @@ def judge_blocker(claim: Claim, context: Context) -> Verdict:
     """A blocker's message is an exact string (an error); its state is its section."""
     state: str | None = None
     evidence = ""
-    for statement in context.lines:
+    # A line holding the message holds each of its words: look at those lines only.
+    needle = max(claim.text.split(), key=len, default="")
+    for statement in context.lines_containing(needle):
         if not _message_in(claim.text, statement.text):
             continue
         resolved = _has_stale_cue(statement.text.replace(claim.text, " "))
@@ -795,15 +799,15 @@ def _has_stale_cue(text: str) -> bool:
 
 
 def _word_index(context: Context) -> dict[str, list[int]]:
-    """Content word -> indices of the statements that contain it (built once per context)."""
-    index = context.cache.get("verdict.words")
-    if index is None:
-        index = {}
-        for i, statement in enumerate(context.statements):
-            for word in set(parse(statement.text).content):
-                index.setdefault(word, []).append(i)
-        context.cache["verdict.words"] = index
-    return index
+    """Content word -> indices of the statements that contain it (built once per context,
+    or carried over from the context it resumes: see ``Context.from_texts``)."""
+    return context.word_index(_content_set)
+
+
+@lru_cache(maxsize=1 << 17)
+def _content_set(text: str) -> frozenset[str]:
+    """A statement's content words (cached: every view of a session's history holds it)."""
+    return frozenset(parse(text).content)
 
 
 def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Statement]:

@@ -1,0 +1,155 @@
+"""The scorer's cached lookups against the straightforward computation (issue 18).
+
+Scoring judges every fact against every view of a session; the views of one session share
+most of their history. ``Context`` parses each history text once (cached per text) and
+answers the matchers' line lookups from per-context indexes (lines of a section, lines and
+history texts holding a substring) instead of a scan of every line per fact. With
+``Context.indexed = False`` every text is parsed anew and every lookup hands back all lines,
+for the matcher's own test: the scores of generated failure-heavy sessions must be identical.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.corpora.synthetic import SyntheticConfig
+from soba_bench.corpora.synthetic.generate import generate_session
+from soba_bench.engine.config import build_engine_config
+from soba_bench.replay.rules import ReplayOptions
+from soba_bench.scoring.context import Context
+from soba_bench.scoring.match import MatchConfig
+from soba_bench.scoring.scorer import ScoreConfig
+from soba_bench.scoring.session import score_replay
+from soba_bench.session.capsule_text import CAPSULE_TITLE
+
+# Small alphabet so needles often occur; NUL is the joined search's separator, so texts and
+# needles holding it take the fallback path.
+_ALPHABET = st.sampled_from(list("ab c\n\x00-`"))
+texts = st.lists(st.text(_ALPHABET, max_size=12), max_size=8)
+needles = st.text(_ALPHABET, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.lists(needles, min_size=1, max_size=6))
+def test_lookups_match_scans(history, queries):
+    context = Context.from_texts(history)
+    for needle in queries:  # repeated queries reuse the per-context index
+        lines = [s for s in context.lines if needle in s.text]
+        assert context.lines_containing(needle) == lines
+        expected = [i for i, t in enumerate(context.history) if needle in t]
+        assert context.history_containing(needle) == expected
+    assert context.lines_in(("history",)) == context.lines
+
+
+def _parsed(context: Context) -> tuple:
+    return (
+        context.statements,
+        context.lines,
+        context.read,
+        context.modified,
+        context.commands,
+        context.status,
+        context.history,
+    )
+
+
+@given(texts)
+def test_cached_parse_matches_fresh_parse(history):
+    capsule = f"{CAPSULE_TITLE}\n## Completed\n- Fixed: a `b`\n## Blockers\n- c"
+    for batch in (history, [capsule, *history]):
+        cached = Context.from_texts(batch)
+        Context.indexed = False
+        try:
+            fresh = Context.from_texts(batch)
+        finally:
+            Context.indexed = True
+        assert _parsed(cached) == _parsed(fresh)
+
+
+_CAPSULES = [
+    f"{CAPSULE_TITLE}\n## Completed\n- Fixed: a `b`\n## Blockers\n- c",
+    f"{CAPSULE_TITLE}\n## Artifacts\n- Read: a/b.ts\n- Verification status: failed",
+]
+_ITEM = st.one_of(st.text(_ALPHABET, max_size=12), st.sampled_from(_CAPSULES))
+
+
+def _words(text: str) -> set[str]:
+    return set(text.split())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_ITEM, max_size=10),
+    st.lists(st.tuples(st.integers(0, 10), st.lists(_ITEM, max_size=4)), max_size=5),
+)
+def test_resumed_contexts_match_fresh_ones(first, edits):
+    # Each next history keeps a prefix of the previous one and adds texts, as the views of
+    # successive moments do; half the time the previous context's word index exists.
+    batches, current = [first], first
+    for keep, added in edits:
+        current = current[:keep] + added
+        batches.append(current)
+    for n, batch in enumerate(batches):
+        resumed = Context.from_texts(batch)
+        if n % 2 == 0:
+            resumed.word_index(_words)
+        Context.indexed = False
+        try:
+            fresh = Context.from_texts(batch)
+        finally:
+            Context.indexed = True
+        assert _parsed(resumed) == _parsed(fresh)
+        assert resumed.word_index(_words) == fresh.word_index(_words)
+
+
+failure_heavy = st.builds(
+    lambda entries, blockers, exit_share: SyntheticConfig(
+        entries=entries, blockers_per_1k=blockers, exit_code_share=exit_share
+    ),
+    st.integers(150, 250),
+    st.sampled_from([4.0, 20.0, 60.0]),
+    st.sampled_from([0.0, 0.3]),
+)
+# The rules alone (no embedding model): fast, and the lookups serve them.
+CONFIG = ScoreConfig(match=MatchConfig(prose_matcher="verdict"))
+
+
+def _scores(trace, truth, indexed: bool) -> str:
+    saved = Context.indexed
+    Context.indexed = indexed
+    try:
+        scores = score_replay("s", trace.entries, truth, CONFIG, trace.check_lines())
+    finally:
+        Context.indexed = saved
+    return json.dumps(dataclasses.asdict(scores), sort_keys=True)
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.generate],
+)
+@given(
+    failure_heavy,
+    st.sampled_from(["soba", "truncation", "observation_masking"]),
+    st.sampled_from(["soba-0.6.14", "soba-0.6.14+newest-blockers"]),
+    st.integers(0, 10_000),
+)
+def test_scores_match_straightforward_path(config, strategy, variant, seed):
+    session, truth = generate_session(config, seed, 0)
+    overrides = {
+        "contextWindow": 24_000,
+        "maxOutputTokens": 2_048,
+        "compaction": {"keepRecentTokens": 2_000, "minTokensForAutoCompact": 2_000},
+    }
+    ctx = CompactorContext(build_engine_config(overrides), ReplayOptions(variant=variant))
+    trace = get_compactor(strategy)(session, ctx).trace
+    indexed = _scores(trace, truth, True)
+    assert json.loads(indexed)["summaries"]  # something was scored
+    assert indexed == _scores(trace, truth, False)
