@@ -6,23 +6,41 @@ pass; too few sessions for the default gate exit 3; bad input exits 2.
 Six sessions are too few for the 17 default tests (Holm needs 9 pairs there), so each test
 names the one or two metrics it gates on: with one or two tests, six pairs reach the level.
 
-The corpus: generated sessions with many blockers (12 per 1,000 entries) on a 64k window, where
-SOBA's blocker quirk bites: its capsule keeps the 10 *oldest* blockers, so once they are
-resolved they are shown as current (blocker staleness), and after 10 failures compaction keeps
-failing ``lost_blocker`` until requests are refused at the hard limit (blocked requests).
+The corpus: six generated 800-entry sessions with many blockers (16 per 1,000 entries, about 13
+per session) on a 64k window, where SOBA's blocker quirk bites: its capsule keeps the 10
+*oldest* blockers, so once they are resolved they are shown as current (blocker staleness), and
+after 10 failures compaction keeps failing ``lost_blocker`` until requests are refused at the
+hard limit (blocked requests).
 Blocker *recall* does not move there: the capsules that do get written still hold the live
 blockers; the quirk shows as staleness and refusals.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import subprocess
 
 import pytest
 
+from soba_bench.cli.main import main
 from tests.integration.sweeps import cli
 
 VARIANTS = ("soba-0.6.14", "soba-0.6.14+newest-blockers")
+
+
+def compare(*args: str) -> subprocess.CompletedProcess[str]:
+    """``soba-bench compare ARGS`` through the CLI's own ``main`` in this process: its exit
+    status, stdout and stderr, without a new interpreter's start-up and imports per call
+    (several seconds each). The first test runs it through the console entry point too."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(["compare", *args])
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+    return subprocess.CompletedProcess(["compare", *args], code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +48,8 @@ def blocker_sweep(tmp_path_factory):
     root = tmp_path_factory.mktemp("compare")
     corpus = root / "corpus"
     made = cli(
-        "corpus", "generate", "--seed", "5", "--sessions", "6", "--entries", "1200",
-        "--out", str(corpus), "blockers_per_1k=12",
+        "corpus", "generate", "--seed", "5", "--sessions", "6", "--entries", "800",
+        "--out", str(corpus), "blockers_per_1k=16",
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     sweep = root / "sweep"
@@ -60,7 +78,7 @@ def test_a_sweep_compared_with_itself_exits_0_with_zero_deltas(blocker_sweep):
     default = cli("compare", str(sweep), str(sweep))
     assert default.returncode == 3, default.stderr  # six sessions: the default gate cannot test
     assert "cannot test" in default.stdout and "✅" not in default.stdout
-    done = cli("compare", str(sweep), str(sweep), "--metric", "availability", "--format", "json")
+    done = compare(str(sweep), str(sweep), "--metric", "availability", "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["verdict"] == "no regression" and data["flagged_metrics"] == []
@@ -76,13 +94,11 @@ def test_soba_as_shipped_regresses_against_the_blocker_fix(blocker_sweep, tmp_pa
     _, jobs = blocker_sweep
     out = tmp_path / "comment.md"
     args = [str(jobs["soba-0.6.14+newest-blockers"]), str(jobs["soba-0.6.14"])]
-    done = cli("compare", *args, "--metric", "refused_requests", "--out", str(out))
+    done = compare(*args, "--metric", "refused_requests", "--out", str(out))
     assert done.returncode == 1, done.stdout + done.stderr
     assert out.read_text() == done.stdout
     assert "`variant` soba-0.6.14+newest-blockers → soba-0.6.14" in done.stdout
-    data = json.loads(
-        cli("compare", *args, "--metric", "refused_requests", "--format", "json").stdout
-    )
+    data = json.loads(compare(*args, "--metric", "refused_requests", "--format", "json").stdout)
     assert data["flagged_metrics"] == ["refused_requests"] and data["exit_code"] == 1
     (refused,) = [d for d in data["deltas"] if d["metric"] == "refused_requests"]
     assert refused["delta"] > 0 and refused["p_worse"] <= 0.05 and refused["mde"] is not None
@@ -91,8 +107,8 @@ def test_soba_as_shipped_regresses_against_the_blocker_fix(blocker_sweep, tmp_pa
 
 def test_truncation_regresses_against_soba_capsules(blocker_sweep):
     _, jobs = blocker_sweep
-    done = cli(
-        "compare", str(jobs["soba-0.6.14"]), str(jobs["truncation"]),
+    done = compare(
+        str(jobs["soba-0.6.14"]), str(jobs["truncation"]),
         "--metric", "recall.decision", "--metric", "capsule_recall", "--format", "json",
     )  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
@@ -106,8 +122,8 @@ def test_truncation_regresses_against_soba_capsules(blocker_sweep):
 
 def test_improvements_do_not_fail_the_gate(blocker_sweep):
     _, jobs = blocker_sweep
-    done = cli(
-        "compare", str(jobs["soba-0.6.14"]), str(jobs["soba-0.6.14+newest-blockers"]),
+    done = compare(
+        str(jobs["soba-0.6.14"]), str(jobs["soba-0.6.14+newest-blockers"]),
         "--metric", "refused_requests", "--format", "json",
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -120,23 +136,23 @@ def test_improvements_do_not_fail_the_gate(blocker_sweep):
 def test_a_generous_max_drop_lets_the_drop_pass(blocker_sweep):
     _, jobs = blocker_sweep
     args = [str(jobs["soba-0.6.14+newest-blockers"]), str(jobs["soba-0.6.14"])]
-    strict = cli("compare", *args, "--metric", "refused_requests")
+    strict = compare(*args, "--metric", "refused_requests")
     assert strict.returncode == 1
-    loose = cli("compare", *args, "--metric", "refused_requests", "--max-drop", "100000")
+    loose = compare(*args, "--metric", "refused_requests", "--max-drop", "100000")
     assert loose.returncode == 0, loose.stdout
     assert "no regression" in loose.stdout
 
 
 def test_bad_input_exits_2_with_a_message(blocker_sweep, tmp_path):
     sweep, jobs = blocker_sweep
-    unknown = cli("compare", str(sweep), str(sweep), "--metric", "recall.blockers")
+    unknown = compare(str(sweep), str(sweep), "--metric", "recall.blockers")
     assert unknown.returncode == 2
     assert "unknown compare metric 'recall.blockers'" in unknown.stderr
     assert "recall.blocker," in unknown.stderr  # the valid names are listed
-    bad_drop = cli("compare", str(sweep), str(sweep), "--max-drop", "lots")
+    bad_drop = compare(str(sweep), str(sweep), "--max-drop", "lots")
     assert bad_drop.returncode == 2 and "--max-drop" in bad_drop.stderr
     (tmp_path / "empty").mkdir()
-    empty = cli("compare", str(sweep), str(tmp_path / "empty"))
+    empty = compare(str(sweep), str(tmp_path / "empty"))
     assert empty.returncode == 2 and "run.json" in empty.stderr
     # CAND's jobs differ in a setting that varies within the side: nothing pairs
     for n, folder in enumerate(jobs.values()):
@@ -144,5 +160,5 @@ def test_bad_input_exits_2_with_a_message(blocker_sweep, tmp_path):
         record["variant"] = f"other-{n}"
         (tmp_path / "other" / str(n)).mkdir(parents=True)
         (tmp_path / "other" / str(n) / "run.json").write_text(json.dumps(record))
-    unpaired = cli("compare", str(sweep), str(tmp_path / "other"))
+    unpaired = compare(str(sweep), str(tmp_path / "other"))
     assert unpaired.returncode == 2 and "no config pairs" in unpaired.stderr

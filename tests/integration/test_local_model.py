@@ -3,11 +3,12 @@ server, 127.0.0.1, from the local-llm packages): a replay that compacts through 
 response cache replayed without the server, recorded latencies reproducing a timeout, and a
 real-clock timeout that abandons the live call.
 
-One live summary costs about 1.5-2.5 minutes on 2 cores (a ~4k-token prompt, at most 512
-output tokens), so the module records it once and every other test reuses that recording.
+One live summary is the cost (prompt processing runs at ~50-110 tokens/s on two cores), so
+the module records it once, on a short session whose one compaction sends a ~1.8k-token
+prompt with at most 192 output tokens, and every other test reuses that recording.
 The recording uses SOBA's prompt with the json_schema response format, so llama.cpp's
-constrained decoding is exercised too. The 0.5B model tends to repeat list items until the
-512-token budget runs out (benchmarks/local_model.py), so the capsule is usually degraded;
+constrained decoding is exercised too. The 0.5B model tends to repeat list items until its
+output budget runs out (benchmarks/local_model.py), so the capsule is usually degraded;
 a portable one is just as valid here.
 """
 
@@ -34,14 +35,21 @@ from soba_bench.summarizers.prompts import load_prompt
 pytestmark = pytest.mark.slow
 
 SEED = 1
-# A window the 150-entry session outgrows once: one compaction, a ~3.2k-estimator-token
-# (~4k Qwen-token) prompt; 512 output tokens bound a reply that runs on.
+# A short session (50 entries, no 12k-token log dumps, smaller file reads) and a window it
+# outgrows once: one compaction whose prompt is ~1.8k estimator tokens (6.1k characters);
+# 192 output tokens bound a reply that runs on (SOBA's budget is min(4096, output reserve)).
+SESSION = SyntheticConfig(entries=50, large_outputs_per_1k=0, file_read_tokens=300)
 CONFIG = {
-    "contextWindow": 18_000,
-    "maxOutputTokens": 512,
+    "contextWindow": 4700,
+    "maxOutputTokens": 192,
     "systemPromptTokens": 200,
     "toolSchemaTokens": 200,
-    "compaction": {"keepRecentTokens": 2000, "safetyReserveTokens": 512},
+    "compaction": {
+        "keepRecentTokens": 1500,
+        "safetyReserveTokens": 512,
+        "minTokensForAutoCompact": 1000,
+        "minReclaimableTokens": 500,
+    },
 }
 FIXED = {"kind": "fixed", "ms": 2000}  # a fast API's latency, well inside timeoutMs
 PROMPT = "soba-0.6.14-json-schema"
@@ -70,7 +78,7 @@ def stable(capsules: list[dict]) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def session():
-    return generate_session(SyntheticConfig(entries=150), SEED, 0)[0]
+    return generate_session(SESSION, SEED, 0)[0]
 
 
 @pytest.fixture(scope="module")
