@@ -11,11 +11,16 @@ fixtures (tmp_path, ...) are per test and never shared, so the other tests sprea
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+# Two workers share two cores: one onnxruntime thread per process instead of one per core
+# (soba_bench/scoring/embeddings.py says what it saves). Set before any test builds the
+# embedder; CLI subprocesses inherit it. A value the caller set wins.
+os.environ.setdefault("SOBA_BENCH_EMBED_THREADS", "1")
 
 
 def _shared_fixtures(item: pytest.Item) -> set[str]:

@@ -212,7 +212,8 @@ class Context:
             words = self.cache.get(_WORDS)
             if words is None or words[2] is not words_of:
                 words = ({}, 0, words_of)
-            index, upto, _ = words
+            index: dict[str, list[int]] = words[0]
+            upto: int = words[1]
             statements = self.statements
             for i in range(upto, len(statements)):
                 for word in words_of(statements[i].text):

@@ -5,6 +5,7 @@ resumed sweep never lists a job twice)."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from soba_bench.errors import InputError
 from soba_bench.jsonio import read_json_object, remove_stale_temps
 from soba_bench.runs.layout import RunLayout, write_json
 from soba_bench.runs.record import ReusedPointer
+from soba_bench.scoring.embeddings import THREADS_ENV
 from soba_bench.sweep import console
 from soba_bench.sweep.jobspec import COMPACTION_KEYS
 from soba_bench.sweep.progress import SweepMonitor, bars_enabled
@@ -147,12 +149,25 @@ def job_rows(sweep_dir: Path) -> list[dict[str, Any]]:
     return sorted(rows.values(), key=lambda r: r["jobId"])
 
 
+def one_embedding_thread_per_job(config: DictConfig) -> None:
+    """Jobs that run side by side in their own processes (joblib, Ray, submitit) each load the
+    embedding model; with onnxruntime's default of one thread per core they fight over the
+    cores (see scoring/embeddings.py). Workers inherit the environment, so the sweep sets one
+    thread each unless the user chose a count. The basic launcher runs one job at a time in
+    this process, and a joblib sweep with ``n_jobs=1`` is serial too: both keep the default."""
+    target = str(OmegaConf.select(config, "hydra.launcher._target_") or "")
+    if "BasicLauncher" in target or OmegaConf.select(config, "hydra.launcher.n_jobs") == 1:
+        return
+    os.environ.setdefault(THREADS_ENV, "1")
+
+
 class SobaCallbacks(Callback):
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
         check_no_secrets(config)
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
         check_no_secrets(config)
+        one_embedding_thread_per_job(config)
         sweep_dir = Path(str(config.hydra.sweep.dir))
         # jobs.parquet / sweep.json of a sweep killed while writing them.
         remove_stale_temps(sweep_dir)

@@ -116,3 +116,25 @@ def test_score_with_the_embedding_matcher_from_the_command_line(tmp_path, capsys
         "unknown matcher 'cosine'; valid names: embedding, fuzzy, verdict, verdict-embedding"
         in (capsys.readouterr().err)
     )
+
+
+def test_thread_count_comes_from_the_environment_and_bad_values_are_refused(monkeypatch):
+    from soba_bench.errors import ConfigError
+
+    monkeypatch.delenv(embeddings.THREADS_ENV, raising=False)
+    assert embeddings.threads_from_env() is None  # onnxruntime's own choice
+    monkeypatch.setenv(embeddings.THREADS_ENV, " 3 ")
+    assert embeddings.threads_from_env() == 3
+    for bad in ("0", "-1", "two", "1.5"):
+        monkeypatch.setenv(embeddings.THREADS_ENV, bad)
+        with pytest.raises(ConfigError, match=f"SOBA_BENCH_EMBED_THREADS: value '{bad}'") as err:
+            embeddings.threads_from_env()
+        assert err.value.exit_code == 2
+
+
+def test_one_thread_embeds_the_same_vectors_as_the_default():
+    texts = ["the cache lives in build/out", "tests pass on linux", "use sqlite, not postgres"]
+    single = Embedder(threads=1).embed(texts)
+    default = Embedder().embed(texts)
+    assert single.shape == default.shape == (3, 384)
+    assert abs(single - default).max() < 1e-6
