@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import json
 import math
@@ -83,6 +84,13 @@ SEED_BASE = 1000  # corpus seeds 1000, 1001, ...: disjoint from the bundled corp
 def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "soba_bench.cli.main", *args]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
+
+
+def recipe_id() -> str:
+    """The recipe's name and a digest of its text: rows of another recipe version never merge
+    into one table."""
+    digest = hashlib.sha256(RECIPE.read_bytes()).hexdigest()[:10]
+    return f"{RECIPE.name}@{digest}"
 
 
 def make_corpus(out: Path, seed: int, sessions: int) -> None:
@@ -287,7 +295,7 @@ def main() -> None:
                         "sessions": args.sessions,
                         "engine": args.engine,
                         "variant": args.variant,
-                        "recipe": RECIPE.name,
+                        "recipe": recipe_id(),
                     }
                 )
             print(f"[seed {seed}] {time.perf_counter() - started:.0f} s", file=sys.stderr)
