@@ -1,9 +1,10 @@
 """The gate's own test: detection power on planted defects and false alarms on controls.
 
-For each corpus seed, a small corpus of the synthetic-gate recipe (configs/corpus/
-synthetic-gate.yaml: the same fixed and per-session varied generator parameters, fewer
-sessions) is replayed once per planted defect with ``summarizer=planted`` (one ``soba-bench
-run -m`` sweep per seed), and every candidate is compared with the unmutated base
+For each corpus seed, a small corpus of the planted recipe (benchmarks/planted_corpus.yaml: the
+synthetic-gate recipe's fixed and per-session varied generator parameters, with decision
+revisions in every session that name the decision they replace) is replayed once per
+planted defect with ``summarizer=planted`` (one ``soba-bench run -m`` sweep per seed), and
+every candidate is compared with the unmutated base
 (``defect=verbatim``) by ``soba-bench compare BASE CAND --format json`` (the CLI's entry
 point, called in this process). Printed per defect:
 
@@ -18,20 +19,25 @@ point, called in this process). Printed per defect:
 * for the controls (verbatim against a copy of the base job, a sanity check, and paraphrase),
   the false-alarm rate: the share of seeds flagged at all.
 
-Goal: power >= 95 % per defect, false alarms <= 5 %. The benchmark only reads compare's exit
-code and its JSON (``flagged_metrics`` or per-metric verdicts in ``deltas``), so it measures
-whatever gate the CLI ships.
+Goal: power >= 95 % per defect, false alarms <= 5 %; each share is printed with its 95 %
+Wilson interval. The benchmark only reads compare's exit code and its JSON
+(``flagged_metrics`` or per-metric verdicts in ``deltas``), so it measures whatever gate the
+CLI ships. Each row of ``--json`` names its seed, session count, engine and variant, so runs
+of seed ranges made apart merge with ``--summarize`` (one table per setup).
 
     python benchmarks/planted_power.py [--seeds 20] [--sessions 20] [--engine "engine=64k-8k"]
-        [--variant NAME] [--json OUT] [--keep DIR]
+        [--variant NAME] [--first-seed N] [--json OUT] [--keep DIR]
+    python benchmarks/planted_power.py --summarize part1.json part2.json
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -51,7 +57,7 @@ from soba_bench.summarizers.defects import CONTROLS
 from soba_bench.summarizers.defects import DEFECTS as PLANTED
 
 REPO = Path(__file__).resolve().parents[1]
-RECIPE = REPO / "configs" / "corpus" / "synthetic-gate.yaml"
+RECIPE = REPO / "benchmarks" / "planted_corpus.yaml"
 # The defects under test: every registered one but the controls (one list, the registry).
 DEFECTS = tuple(n for n in PLANTED.names() if n not in CONTROLS)
 # Words in a metric's name that make it "the right metric" for a defect.
@@ -78,6 +84,13 @@ SEED_BASE = 1000  # corpus seeds 1000, 1001, ...: disjoint from the bundled corp
 def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "soba_bench.cli.main", *args]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO)
+
+
+def recipe_id() -> str:
+    """The recipe's name and a digest of its text: rows of another recipe version never merge
+    into one table."""
+    digest = hashlib.sha256(RECIPE.read_bytes()).hexdigest()[:10]
+    return f"{RECIPE.name}@{digest}"
 
 
 def make_corpus(out: Path, seed: int, sessions: int) -> None:
@@ -149,43 +162,69 @@ def right(defect: str, metrics: list[str]) -> bool:
     return any(w in m.lower() for m in metrics for w in words)
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share(k: int, n: int) -> str:
+    """ "k/n [lo-hi %]" with the 95 % Wilson interval."""
+    low, high = wilson(k, n)
+    return f"{k}/{n} [{low:.0%}-{high:.0%}]"
+
+
 def print_table(rows: list[dict[str, Any]], setup: str, elapsed: float) -> None:
-    """Power per defect, right-metric share, cannot-test share and false alarms."""
+    """Power per defect, right-metric share, cannot-test share and false alarms, with 95 %
+    Wilson intervals."""
     print(f"planted-defect power: {setup}; compare's exit code and JSON")
     print()
     print(
-        f"{'defect':<18} {'seeds':>5} {'flagged':>8} {'right metric':>13} {'cannot test':>12}"
+        f"{'defect':<18} {'flagged':>16} {'right metric':>16} {'cannot test':>12}"
         "  most flagged metrics"
     )
+    powers, alarms = [], []
     for defect in (*DEFECTS, *CONTROLS):
         mine = [r for r in rows if r["defect"] == defect]
-        n = len(mine) or 1
+        n = len(mine)
         hit = sum(r["exit"] == 1 for r in mine)
         ok = sum(r["exit"] == 1 and right(defect, r["flagged"]) for r in mine)
         cannot = sum(r["exit"] in (2, 3) for r in mine)
         top = Counter(m for r in mine for m in r["flagged"]).most_common(3)
-        label = "false alarm" if defect in CONTROLS else ""
-        right_cell = "-" if defect in CONTROLS else f"{ok / n:.0%}"
+        control = defect in CONTROLS
+        (alarms if control else powers).append((hit if control else ok) / max(1, n))
         print(
-            f"{defect:<18} {len(mine):>5} {hit / n:>8.0%} {right_cell:>13} {cannot / n:>12.0%}  "
+            f"{defect:<18} {share(hit, n):>16} {'-' if control else share(ok, n):>16} "
+            f"{cannot:>12}  "
             + ", ".join(f"{m} ({c})" for m, c in top)
-            + (f"  [{label}]" if label else "")
+            + ("  [false alarm]" if control and hit else "")
         )
-    powers = [
-        sum(r["exit"] == 1 and right(d, r["flagged"]) for r in rows if r["defect"] == d)
-        / max(1, sum(r["defect"] == d for r in rows))
-        for d in DEFECTS
-    ]
-    alarms = [
-        sum(r["exit"] == 1 for r in rows if r["defect"] == c)
-        / max(1, sum(r["defect"] == c for r in rows))
-        for c in CONTROLS
-    ]
     print()
     print(
         f"min power (right metric) {min(powers):.0%} (goal >= 95%); "
         f"max false-alarm rate {max(alarms):.0%} (goal <= 5%); {elapsed:.0f} s"
     )
+
+
+def setup_of(row: dict[str, Any]) -> str:
+    """The setup a row was measured in (rows of older files lack it)."""
+    if "sessions" not in row:
+        return "setup not recorded"
+    return (
+        f"{row['sessions']} sessions, engine {row['engine']!r}, variant {row['variant']}, "
+        f"recipe {row.get('recipe', '?')}"
+    )
+
+
+def write_json(path: Path, rows: list[dict[str, Any]]) -> None:
+    """The rows, written atomically (a reader never sees half a file)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def main() -> None:
@@ -217,8 +256,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.summarize:
         rows = [r for path in args.summarize for r in json.loads(path.read_text("utf-8"))]
-        seeds = len({r["seed"] for r in rows})
-        print_table(rows, f"{seeds} seeds from {len(args.summarize)} file(s)", 0.0)
+        by_setup: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_setup.setdefault(setup_of(row), []).append(row)
+        for setup, mine in by_setup.items():
+            seeds = sorted({r["seed"] for r in mine})
+            where = f"seeds {seeds[0]}..{seeds[-1]}" if seeds else "no seeds"
+            print_table(mine, f"{len(seeds)} seeds ({where}) x {setup}", 0.0)
+            print()
         return
 
     root = Path(args.keep or tempfile.mkdtemp(prefix="planted-power-"))
@@ -241,10 +286,21 @@ def main() -> None:
             cands["verbatim"] = aa / "job"
             for defect, cand in cands.items():
                 code, metrics = compare(jobs["verbatim"], cand)
-                rows.append({"seed": seed, "defect": defect, "exit": code, "flagged": metrics})
+                rows.append(
+                    {
+                        "seed": seed,
+                        "defect": defect,
+                        "exit": code,
+                        "flagged": metrics,
+                        "sessions": args.sessions,
+                        "engine": args.engine,
+                        "variant": args.variant,
+                        "recipe": recipe_id(),
+                    }
+                )
             print(f"[seed {seed}] {time.perf_counter() - started:.0f} s", file=sys.stderr)
             if args.json:  # after every seed, so a long run can be read while it goes
-                args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+                write_json(args.json, rows)
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
@@ -255,7 +311,7 @@ def main() -> None:
     )
     print_table(rows, setup, time.perf_counter() - started)
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        write_json(args.json, rows)
 
 
 if __name__ == "__main__":

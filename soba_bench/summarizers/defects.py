@@ -40,11 +40,13 @@ class RunLine:
 
 @dataclass(frozen=True)
 class Recap:
-    """The planted model's account of the compacted span's files and verification runs."""
+    """The planted model's account of the compacted span's files and verification runs, and
+    the decisions it left out of its state because a revision replaced them."""
 
     files: tuple[FileLine, ...] = ()
     runs: tuple[RunLine, ...] = ()
     wording: str = "plain"  # "plain" | "paraphrase"
+    replaced: tuple[dict[str, Any], ...] = ()  # never printed: the state no longer has them
 
     def lines(self) -> list[str]:
         """The recap as state lines (appended to ``completed``)."""
@@ -136,24 +138,63 @@ def flip_verification(state: State, recap: Recap) -> tuple[State, Recap]:
     return state, replace(recap, runs=runs)
 
 
-# Decisions that replace an earlier one say so in the generator's and SOBA's own wording.
-_REVISION = re.compile(r"\binstead\b|^Plan pivot:|\bChanging approach\b|\bno longer\b", re.I)
+# Decisions that replace an earlier one say so in the generator's and SOBA's own wording
+# ("instead" alone is not a cue: some first decisions read "key X by A instead of by B").
+_REVISION = re.compile(r"\bChanging approach\b|^Plan pivot:|\bno longer\b", re.I)
+# A revision that names the decision it replaces (the synthetic generator's wording with
+# ``revisions_name_replaced``): "Changing approach: instead of the earlier decision to X, I
+# decided to Y, because Z."
+_NAMED_REVISION = re.compile(
+    r"^(?P<lead>.*?Changing approach: )instead of the earlier decision to (?P<old>.+?), "
+    r"(?P<rest>I decided to .*)$",
+    re.S,
+)
 
 
 def is_revision(decision: str) -> bool:
     return bool(_REVISION.search(decision))
 
 
+def apply_revisions(
+    decisions: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What a careful model keeps as the current plan: a revision that names the decision it
+    replaces removes that decision and is kept without the link ("Changing approach: I decided
+    to Y, because Z."). Returns (current decisions, the decisions removed as replaced). A
+    revision that does not name what it replaces (a plan pivot, the generator's default
+    wording) changes nothing: no text-only reader could tell which decision it ends."""
+    olds: list[str] = []
+    current: list[dict[str, Any]] = []
+    for d in decisions:
+        m = _NAMED_REVISION.match(d["decision"]) if isinstance(d["decision"], str) else None
+        if m:
+            olds.append(m.group("old"))
+            d = {**d, "decision": f"{m.group('lead')}{m.group('rest')}"}
+        current.append(d)
+    if not olds:
+        return current, []
+
+    def replaced(d: dict[str, Any]) -> bool:
+        text = d["decision"]
+        return (
+            isinstance(text, str)
+            and not is_revision(text)
+            and any(f"decided to {old}" in text for old in olds)
+        )
+
+    return [d for d in current if not replaced(d)], [d for d in current if replaced(d)]
+
+
 @DEFECTS.register("stale_decisions")
 def stale_decisions(state: State, recap: Recap) -> tuple[State, Recap]:
-    """Superseded decisions presented as current: every decision that revises an earlier one
-    is left out, so the decisions it replaced read as the current plan. The unmutated answer
-    lists the replaced decisions too (followed by their revision: a revision's text does not
-    name what it replaces, so no text-only summarizer can drop the right one), so what the
-    gate can see is the revisions' own loss (decision and plan-pivot checkpoint availability),
-    not a difference in staleness."""
-    decisions = [d for d in state.get("decisions", []) if not is_revision(d["decision"])]
-    return {**state, "decisions": decisions}, recap
+    """Superseded decisions presented as current: the answer ignores every revision (those
+    that name the decision they replace, and plan pivots), so the decisions they replaced
+    stay in its list as the current plan and the revisions are left out. The unmutated answer
+    lists only the current decisions where a revision names the one it replaces (a corpus made
+    with ``revisions_name_replaced``), so the capsules differ in both directions: a live
+    decision missing and a superseded one shown as current."""
+    kept = [d for d in state.get("decisions", []) if not is_revision(d["decision"])]
+    return {**state, "decisions": [*kept, *recap.replaced]}, replace(recap, replaced=())
 
 
 # Invented names, placed next to real files so they look plausible (near-miss paths).

@@ -7,8 +7,9 @@ Its answer is JSON text, and it goes through exactly what a model's answer goes 
 SOBA's JSON extraction and coercion, the ask_user reducer, the validator, and the fallback to
 the deterministic slot when the validator rejects the draft. The state it writes is the
 deterministic strategy's state for the same span (the engine's own builder, the same inputs)
-plus a recap of the span's files and verification runs, as a careful model would write; then
-the defect (``soba_bench.summarizers.defects``) is applied. No model, no network; the virtual
+with the task as the user last stated it, a decision that a revision names as replaced left
+out, and a recap of the span's files and verification runs, as a careful model would write;
+then the defect (``soba_bench.summarizers.defects``) is applied. No model, no network; the virtual
 clock charges ``latency_ms`` per answer (0 by default).
 """
 
@@ -18,6 +19,7 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from soba_bench.engine.artifacts import PORTABLE_KEYWORDS, js_includes, parse_arguments
@@ -39,13 +41,15 @@ from soba_bench.summarizers.defects import (
     Recap,
     RunLine,
     apply_defect,
+    apply_revisions,
     is_recap_line,
 )
 from soba_bench.summarizers.registry import SUMMARIZERS, SummarizerSpec
 
 # Bumped when what the planted model writes changes, so prompt ids (and job keys) change too.
 # v2: the goal is the user's task as last stated, not the span's last user message.
-PLANTED_VERSION = 2
+# v3: a revision that names the decision it replaces removes that decision (apply_revisions).
+PLANTED_VERSION = 3
 
 # A user message that restates the task says so; the cue is not part of the goal.
 _GOAL_CUE = re.compile(r"^\s*(change of plan|new goal|new task|update)\s*[:,-]\s*", re.I)
@@ -141,7 +145,9 @@ def planted_state(gen: GenerationInput, defect: str, *, newest_blockers_first: b
         goal = task_goal(gen.source_items, prev_goal if keep else None)
         if goal is not None:
             state = {**state, "goal": goal}
-    return apply_defect(defect, state, recap_of(gen.source_items))
+    decisions, replaced = apply_revisions(state.get("decisions", []))
+    recap = replace(recap_of(gen.source_items), replaced=tuple(replaced))
+    return apply_defect(defect, {**state, "decisions": decisions}, recap)
 
 
 class PlantedPrompt(str):

@@ -1,7 +1,8 @@
-"""The gate on planted defects, at a small n (one corpus seed, 10 sessions): ``compare`` of
-the planted summarizer's unmutated answer (``defect=verbatim``) against each known defect must
-flag the right metric, and against the controls (paraphrase; the base's own copy) must flag
-nothing. ``benchmarks/planted_power.py`` measures the same over 20 corpus seeds."""
+"""The gate on planted defects, at a small n (one corpus seed, 10 sessions of the planted
+recipe, benchmarks/planted_corpus.yaml): ``compare`` of the planted summarizer's unmutated
+answer (``defect=verbatim``) against each known defect must flag the right metric, and against
+the controls (paraphrase; the base's own copy) must flag nothing.
+``benchmarks/planted_power.py`` measures the same over 20 corpus seeds."""
 
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ ENGINE = [
 
 @pytest.fixture(scope="module")
 def planted_runs(tmp_path_factory) -> dict[str, Path]:
-    """A small corpus of the synthetic-gate recipe replayed once per defect (one sweep)."""
+    """A small corpus of the planted recipe replayed once per defect (one sweep)."""
     root = tmp_path_factory.mktemp("planted")
-    recipe = yaml.safe_load((REPO / "configs/corpus/synthetic-gate.yaml").read_text())
+    recipe = yaml.safe_load((REPO / "benchmarks/planted_corpus.yaml").read_text())
     vary = {k: (float(lo), float(hi)) for k, (lo, hi) in recipe["vary"].items()}
     corpus = root / "corpus"
     config = config_from_dict(recipe["params"])
@@ -98,13 +99,6 @@ RIGHT_METRIC = {
     "invent_paths": ("invented_paths",),
     "stale_decisions": ("decision", "stale", "checkpoint"),
 }
-STALE_GAP = pytest.mark.xfail(
-    strict=True,
-    reason="measured (benchmarks/planted_power.py, seed 1000 at 10 sessions): the revisions it "
-    "drops are few and in few sessions (decision availability -0.18, checkpoint -0.18, Holm "
-    "p 0.47 and 0.066), and the base lists the replaced decisions too, so staleness does not "
-    "differ; the benchmark's 20-session seeds are where its power is measured",
-)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +110,7 @@ STALE_GAP = pytest.mark.xfail(
         "swap_files",
         "flip_verification",
         "invent_paths",
-        pytest.param("stale_decisions", marks=STALE_GAP),
+        "stale_decisions",
     ],
 )
 def test_compare_flags_each_planted_defect_on_its_own_metric(planted_runs, defect):
@@ -130,6 +124,25 @@ def test_a_goal_the_base_shows_is_what_drop_goal_loses(planted_runs):
     _, report = compare(planted_runs["verbatim"], planted_runs["drop_goal"])
     (row,) = [r for r in report["deltas"] if r["metric"] == "availability.goal"]
     assert row["delta"] < -0.2  # the planted base keeps the task as the user last stated it
+
+
+def test_stale_decisions_shows_superseded_decisions_as_current_where_the_base_does_not(
+    planted_runs,
+):
+    # The capsule-moment diagnostic (not a gated metric): superseded decisions the capsule
+    # presents as current. The base drops a decision a revision names as replaced.
+    done = cli(
+        "compare",
+        str(planted_runs["verbatim"]),
+        str(planted_runs["stale_decisions"]),
+        "--metric",
+        "staleness.decision",
+        "--format",
+        "json",
+    )
+    deltas = json.loads(done.stdout)["deltas"]
+    (row,) = [r for r in deltas if r["metric"] == "staleness.decision"]
+    assert row["delta"] > 0.2, row
 
 
 @pytest.mark.parametrize("control", ["paraphrase", "verbatim"])

@@ -52,6 +52,9 @@ class SyntheticConfig:
     # Planted facts per 1,000 entries.
     decisions_per_1k: float = 5.0
     superseded_decision_share: float = 0.3
+    # A revision names the decision it replaces ("instead of the earlier decision to X, I
+    # decided to Y"), as agents often do; off by default (the bundled corpora predate it).
+    revisions_name_replaced: bool = False
     blockers_per_1k: float = 4.0
     next_steps_per_1k: float = 5.0
     clarifications_per_1k: float = 1.5
@@ -73,7 +76,13 @@ class SyntheticConfig:
             raise ConfigError("Invalid synthetic generator config: " + "; ".join(problems))
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        # Added after corpora were bundled: written only when on, so their records (and the
+        # tests that regenerate them byte for byte) are unchanged.
+        for name in _LATER_FLAGS:
+            if not out[name]:
+                del out[name]
+        return out
 
     def count(self, rate: float, entries: int) -> int:
         """Facts of a ``*_per_1k`` rate for a session of ``entries`` entries."""
@@ -87,6 +96,7 @@ class SyntheticConfig:
         }
 
 
+_LATER_FLAGS = ("revisions_name_replaced",)
 _TYPE_NAMES = {"int": "an integer", "float": "a number", "bool": "true or false"}
 
 
@@ -168,7 +178,7 @@ def field_names() -> list[str]:
 
 def config_from_dict(data: dict[str, Any], base: SyntheticConfig | None = None) -> SyntheticConfig:
     """A config from a dict of field values (unknown keys are errors that list valid ones)."""
-    values = (base or SyntheticConfig()).to_dict()
+    values = asdict(base or SyntheticConfig())
     valid = field_names()
     for key, value in data.items():
         if key not in values:

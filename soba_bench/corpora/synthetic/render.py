@@ -13,6 +13,10 @@ from soba_bench.corpora.synthetic.pieces import CallPiece, Context, SkillPiece, 
 
 Piece = UserPiece | TextPiece | CallPiece | SkillPiece
 CHECKPOINT_OK = "Checkpoint recorded"
+# How a decision revision reads; with ``revisions_name_replaced`` it names the decision it
+# replaces after REPLACED_LEAD (the planted summarizer reads the link back).
+REVISION_LEAD = "Changing approach: "
+REPLACED_LEAD = "the earlier decision to "
 
 
 def goal(ctx: Context, beat: Beat) -> UserPiece:
@@ -84,7 +88,14 @@ def decision_change(ctx: Context, beat: Beat) -> TextPiece:
         ctx.ledger.supersede(old, fid)
         ctx.protected.discard(old)
 
-    return TextPiece(f"Changing approach: I decided to {text} instead, because {why}.", emit)
+    if ctx.config.revisions_name_replaced:
+        replaced = ctx.ledger.get(old).text
+        return TextPiece(
+            f"{REVISION_LEAD}instead of {REPLACED_LEAD}{replaced}, I decided to {text}, "
+            f"because {why}.",
+            emit,
+        )
+    return TextPiece(f"{REVISION_LEAD}I decided to {text} instead, because {why}.", emit)
 
 
 def pivot(ctx: Context, beat: Beat) -> CallPiece:

@@ -219,3 +219,19 @@ def test_truth_round_trips_through_its_sidecar_file(tmp_path):
     back = read_truth(path)
     assert isinstance(back, GroundTruth) and back.to_dict() == truth.to_dict()
     assert back.origin["params"]["entries"] == 1000 and back.session_id
+
+
+def test_with_revisions_name_replaced_a_revision_names_the_decision_it_supersedes():
+    session, truth = generated(1000, seed=3, revisions_name_replaced=True)
+    texts = {e.id: entry_text(e) for e in session.tree_entries}
+    by_id = {f.id: f for f in truth.facts}
+    revisions = [f for f in truth.of_kind("decision") if f.attributes.get("supersedes")]
+    assert revisions
+    for new in revisions:
+        old = by_id[new.attributes["supersedes"]]
+        assert old.superseded_by == new.id
+        said = texts[new.introduced_at]
+        assert f"instead of the earlier decision to {old.text}, I decided to {new.text}," in said
+    # Off (the default), the same seed keeps its old wording: the earlier corpora are unchanged.
+    plain, _ = generated(1000, seed=3)
+    assert not any("earlier decision to" in entry_text(e) for e in plain.tree_entries)

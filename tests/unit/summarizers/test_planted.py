@@ -28,6 +28,7 @@ from soba_bench.summarizers.defects import (
     RUN,
     Recap,
     apply_defect,
+    apply_revisions,
     invented_paths,
     is_recap_line,
     negate,
@@ -261,6 +262,42 @@ def test_flip_verification_reports_the_failed_run_passed_and_the_passed_run_fail
 def test_stale_decisions_drops_the_revision_so_the_superseded_decision_reads_as_current():
     decisions = [d["decision"] for d in state_of("stale_decisions")["decisions"]]
     assert decisions == [DECISION]
+
+
+NAMED = (
+    "Changing approach: instead of the earlier decision to use the streaming parser, I decided "
+    "to buffer whole files, because they are small."
+)
+
+
+def test_a_revision_naming_what_it_replaces_removes_that_decision_from_the_base():
+    state = generate(
+        "verbatim", [assistant(NAMED) if i == assistant(REVISION) else i for i in span()]
+    )
+    decisions = [d["decision"] for d in state.draft.portableState["decisions"]]
+    assert decisions == [
+        "Changing approach: I decided to buffer whole files, because they are small."
+    ]
+
+
+def test_stale_decisions_keeps_the_named_replaced_decision_as_current_and_drops_its_revision():
+    items = [assistant(NAMED) if i == assistant(REVISION) else i for i in span()]
+    result = generate("stale_decisions", items)
+    assert result.strategy_used == "portable_only"
+    assert [d["decision"] for d in result.draft.portableState["decisions"]] == [DECISION]
+
+
+def test_apply_revisions_reaches_back_into_the_previous_capsule_and_ignores_unnamed_ones():
+    previous = [{"decision": DECISION}, {"decision": "I decided to log in JSON because grep."}]
+    current, replaced = apply_revisions([*previous, {"decision": NAMED}])
+    assert [d["decision"] for d in current] == [
+        "I decided to log in JSON because grep.",
+        "Changing approach: I decided to buffer whole files, because they are small.",
+    ]
+    assert replaced == [{"decision": DECISION}]
+    # A revision that does not say what it replaces changes nothing.
+    unnamed = [*previous, {"decision": REVISION}]
+    assert apply_revisions(unnamed) == (unnamed, [])
 
 
 def test_invent_paths_adds_files_the_session_never_touched():
