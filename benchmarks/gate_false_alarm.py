@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shutil
 import sys
 import tempfile
@@ -27,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.gate_runs import run_one, same_name_corpus
 from soba_bench.reports.compare import compare_runs
+from soba_bench.scoring.stats import wilson_interval
 
 # A small window so ~600-entry sessions compact several times (the 32k preset of the tests).
 ENGINE = [
@@ -44,16 +44,6 @@ def complete(folder: Path) -> bool:
         return json.loads((folder / "run.json").read_text("utf-8")).get("status") == "complete"
     except (OSError, ValueError):
         return False
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion k/n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:
@@ -98,7 +88,7 @@ def main() -> None:
             )
         n = args.pairs
         alarms = verdicts["regression"]
-        low, high = wilson(alarms, n)
+        low, high = wilson_interval(alarms, n)
         print(
             f"\nA/A false alarms: {alarms} of {n} pairs = {alarms / n:.1%} "
             f"(95% Wilson interval {low:.1%}..{high:.1%}; the gate promises <= 5%)"

@@ -37,7 +37,6 @@ import contextlib
 import hashlib
 import io
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -53,6 +52,7 @@ import yaml
 from soba_bench.cli.main import main as cli_main
 from soba_bench.corpora.synthetic import generate_corpus
 from soba_bench.corpora.synthetic.config import config_from_dict
+from soba_bench.scoring.stats import wilson_interval
 from soba_bench.summarizers.defects import CONTROLS
 from soba_bench.summarizers.defects import DEFECTS as PLANTED
 
@@ -162,19 +162,9 @@ def right(defect: str, metrics: list[str]) -> bool:
     return any(w in m.lower() for m in metrics for w in words)
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion k/n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def share(k: int, n: int) -> str:
     """ "k/n [lo-hi %]" with the 95 % Wilson interval."""
-    low, high = wilson(k, n)
+    low, high = wilson_interval(k, n)
     return f"{k}/{n} [{low:.0%}-{high:.0%}]"
 
 

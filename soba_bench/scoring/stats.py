@@ -5,6 +5,7 @@ reports show (which way is better, in what unit), so ``compare`` never has to gu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -219,3 +220,15 @@ def minimum_detectable_effect(
     sd = float(data.std(ddof=1))
     z = NormalDist().inv_cdf
     return (z(1 - alpha) + z(power)) * sd / float(np.sqrt(data.size))
+
+
+def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n (95 % at the default z): the interval the
+    benchmarks state for detection power and false-alarm rates, which stays inside [0, 1] and
+    is honest at 0/n and n/n, where the normal approximation collapses to a point."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -114,3 +114,15 @@ def test_metric_declarations():
     assert METRICS.get("recall").improvement(-0.1) == -0.1
     with pytest.raises(UnknownNameError):
         METRICS.get("accuracy")
+
+
+def test_wilson_interval_matches_the_figures_the_benchmarks_state():
+    from soba_bench.scoring.stats import wilson_interval
+
+    low, high = wilson_interval(0, 20)  # A/A: 0 of 20 pairs flagged
+    assert low == 0.0 and round(high, 3) == 0.161
+    low, high = wilson_interval(7, 7)  # planted power: 7 of 7 seeds
+    assert round(low, 3) == 0.646 and high == 1.0
+    low, high = wilson_interval(1, 7)
+    assert round(low, 3) == 0.026 and round(high, 3) == 0.513
+    assert wilson_interval(0, 0) == (0.0, 1.0)  # nothing measured: nothing known
