@@ -30,13 +30,13 @@ def main() -> None:
     session, truth = generate_session(SyntheticConfig(entries=args.entries), seed=args.seed)
     trace = replay_session(session, build_engine_config({}), ReplayOptions())
     calls = {"n": 0}
-    original = retention.verdict
+    original = retention.label_of
 
     def counting(*a, **k):
         calls["n"] += 1
         return original(*a, **k)
 
-    retention.verdict = counting
+    retention.label_of = counting
     print(f"{args.entries} entries, {len(trace.entries)} replay entries")
     print("matcher              pass  score s  cpu s  verdicts  ms/verdict")
     for name in args.matchers:

@@ -87,9 +87,18 @@ def _candidates(claim: Claim, context: Context, config: HybridConfig) -> list[St
     return chosen
 
 
-def judge_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridConfig()) -> Verdict:
+def judge_hybrid(
+    claim: Claim, context: Context, config: HybridConfig = HybridConfig(), explain: bool = True
+) -> Verdict:
     """The rules' verdict, or, for a prose fact they find absent, the embeddings' nearest
-    statement checked by the rules' vetoes."""
+    statement checked by the rules' vetoes.
+
+    ``explain=False`` (the scorers, which read only the label): the label is the same, but
+    the model embeds only what can change it. A statement states or contradicts the fact only
+    if its vetoes let it (:func:`_stated`) and it is at least ``threshold`` close, so when no
+    such candidate is that close the fact stays absent whichever candidate is nearest; the
+    rules' verdict is returned then, with its own reason. Embedding is most of a scoring run's
+    cost, and most candidates of a long history fail a veto (another path or number)."""
     verdict = judge(claim, context)
     if verdict.label != ABSENT or claim.kind in STATE_JUDGES:
         return verdict
@@ -99,6 +108,17 @@ def judge_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridCo
     from soba_bench.scoring.embeddings import get_embedder
 
     texts = [strip_lead(s.text) for s in statements]
+    if not explain:
+        able = [
+            text
+            for statement, text in zip(statements, texts, strict=True)
+            if _stated(claim, verdict, statement, text, "").label != ABSENT
+        ]
+        if not able:
+            return verdict
+        near = get_embedder().embed([claim.text, *able])
+        if float((near[1:] @ near[0]).max()) < config.threshold:
+            return verdict
     previous = [claim.replaces] if claim.replaces and claim.state == "current" else []
     vectors = get_embedder().embed([claim.text, *previous, *texts])
     first = 1 + len(previous)
@@ -111,9 +131,15 @@ def judge_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridCo
         # The statement is at least as close to the decision this one replaced: it states
         # the old one, not this (the rules' verdict stands).
         return verdict
-    statement, text = statements[best], texts[best]
+    return _stated(claim, verdict, statements[best], texts[best], f"embedding {score:.2f}")
+
+
+def _stated(
+    claim: Claim, verdict: Verdict, statement: Statement, text: str, reason: str
+) -> Verdict:
+    """What ``statement`` (``text``: without its lead-in), taken as close enough in meaning,
+    says of the fact under the rules' vetoes; ``verdict`` is the rules' own (absent)."""
     fact, other = parse(claim.text), parse(text)
-    reason = f"embedding {score:.2f}"
     if fact.keys - other.keys and other.keys - fact.keys:
         return Verdict(ABSENT, f"{reason}, another subject", statement.text)
     if fact.polarity != _relevant_polarity(fact, claim.text, text):

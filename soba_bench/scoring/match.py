@@ -140,8 +140,14 @@ class TextIndex:
     @cached_property
     def words(self) -> frozenset[str]:
         """The text's content words (built on demand: most views of a long history are
-        judged by the verdict rules, which never ask)."""
-        return content_words(self.text)
+        judged by the verdict rules, which never ask). No word spans the newline that joins
+        the candidates, so they are the union of each candidate's, which is cached per text:
+        a session's views share most of their texts."""
+        return frozenset().union(*map(content_words, self.candidates))
+
+    @cached_property
+    def _lower(self) -> str:
+        return self.text.lower()
 
     @cached_property
     def _flat(self) -> str:
@@ -177,6 +183,10 @@ class TextIndex:
     def has_exact(self, needle: str) -> bool:
         """A command or other literal, normalised, as a substring of the text."""
         needle = normalize_command(needle).lower()
+        if _SPACE.search(needle) is None:
+            # Collapsing white space changes no run without it: search the text as it is,
+            # not a copy of a long history rewritten by a regex.
+            return bool(needle) and needle in self._lower
         return bool(needle) and needle in self._flat
 
     def has_path(self, path: str) -> bool:

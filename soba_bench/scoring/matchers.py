@@ -32,6 +32,11 @@ class Matcher(Protocol):
 
     def judge(self, claim: Claim, context: Context) -> Verdict: ...
 
+    def label(self, claim: Claim, context: Context) -> str:
+        """The verdict's label alone (what the scorers count): a matcher may skip work
+        that only explains it."""
+        ...
+
 
 MATCHERS: Registry[type] = Registry("matcher")
 
@@ -44,6 +49,9 @@ class VerdictMatcher:
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
         return judge(claim, context)
+
+    def label(self, claim: Claim, context: Context) -> str:
+        return judge(claim, context).label
 
 
 @MATCHERS.register("verdict-embedding")
@@ -59,6 +67,9 @@ class VerdictEmbeddingMatcher:
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
         return judge_hybrid(claim, context, self.config)
+
+    def label(self, claim: Claim, context: Context) -> str:
+        return judge_hybrid(claim, context, self.config, explain=False).label
 
 
 class _WordsMatcher:
@@ -91,6 +102,9 @@ class _WordsMatcher:
         if self._present(claim, index, context):
             return Verdict(ENTAILED, "words present")
         return Verdict(ABSENT, "words missing")
+
+    def label(self, claim: Claim, context: Context) -> str:
+        return self.judge(claim, context).label
 
 
 @MATCHERS.register("fuzzy")

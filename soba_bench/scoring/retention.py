@@ -21,7 +21,7 @@ from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import content_words, normalize_path
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.timeline import Lifecycle
-from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED, Claim, Verdict, judge
+from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED, Claim
 from soba_bench.scoring.views import View
 
 PROSE_KINDS = (
@@ -121,29 +121,32 @@ def predecessors(facts: Iterable[Fact]) -> dict[str, str]:
     return {f.superseded_by: f.text for f in facts if f.superseded_by}
 
 
-def verdict(
+def label_of(
     fact: Fact,
     view: View,
     stale: bool = False,
     result: str | None = None,
     replaces: str | None = None,
-) -> Verdict:
+) -> str:
     """Entailed, contradicted or absent, by the view's matcher. Skills and secrets are names
-    and literals: present or absent, as before."""
+    and literals: present or absent, as before. Kept per claim in the view's context, so the
+    scorers that judge the same view (retention, then the lost-constraint detector) judge each
+    fact once."""
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
         context = view.capsule_context if stale else view.context
         claim = claim_of(fact, stale, result, replaces)
         name = view.index.config.prose_matcher
-        return (
-            judge(claim, context) if name == "verdict" else get_matcher(name).judge(claim, context)
-        )
-    found = _present_by_words(fact, view)
-    return Verdict(ENTAILED if found else "absent", "words present" if found else "not found")
+        key = ("label", name, claim)
+        found = context.cache.get(key)
+        if found is None:
+            found = context.cache[key] = get_matcher(name).label(claim, context)
+        return str(found)
+    return ENTAILED if _present_by_words(fact, view) else ABSENT
 
 
 def present(fact: Fact, view: View) -> bool:
     """Is the fact in the view, stated as it is (the matcher's verdict is entailed)?"""
-    return verdict(fact, view).label == ENTAILED
+    return label_of(fact, view) == ENTAILED
 
 
 def _present_by_words(fact: Fact, view: View) -> bool:
@@ -221,7 +224,7 @@ def score_view(
         if lifecycle.live_at(fact, point) and lifecycle.introduced_before(fact, horizon):
             score.expected += 1
             result = lifecycle.result_at(fact, point) if fact.kind == "verification" else None
-            label = verdict(fact, view, result=result, replaces=replaced.get(fact.id)).label
+            label = label_of(fact, view, result=result, replaces=replaced.get(fact.id))
             if (
                 label == CONTRADICTED
                 and fact.kind == "file_read"
@@ -244,7 +247,7 @@ def score_view(
             shown: bool | None
             if uses_verdicts(view):
                 # Stale facts are judged in the capsule's sections (history may mention them).
-                shown = verdict(fact, view, stale=True).label == CONTRADICTED
+                shown = label_of(fact, view, stale=True) == CONTRADICTED
             else:
                 successor = by_id.get(fact.superseded_by) if fact.superseded_by else None
                 shown = _stale(fact, successor, view)

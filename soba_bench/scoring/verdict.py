@@ -523,6 +523,7 @@ def _relevant_polarity(fact: Parsed, fact_text: str, statement: str) -> int:
     return sum(p.polarity for p in relevant if len(words & set(p.content)) >= 2) % 2
 
 
+@lru_cache(maxsize=1 << 16)  # per pair: each view of a session's history asks it again
 def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) -> tuple[str, str]:
     """One fact against one statement: (label, rule)."""
     fact, other = parse(fact_text), parse(statement)
@@ -608,20 +609,17 @@ def _path_in(path: str, text: str) -> bool:
     return path in _paths_of(text)
 
 
-def _file_mentions(context: Context) -> tuple[set[str], set[str]]:
-    """Paths any line mentions, and those mentioned on an edit line, read once per context
-    (not once per file fact: a long history times many facts was quadratic, issue 18)."""
-    cached = context.cache.get("verdict.files")
-    if cached is None:
-        mentioned: set[str] = set()
-        edited: set[str] = set()
-        for statement in context.lines:
-            paths = _paths_of(statement.text)
-            mentioned |= paths
-            if paths and _EDIT_CALL.search(statement.text):
-                edited |= paths
-        cached = context.cache["verdict.files"] = (mentioned, edited)
-    return cached
+def _file_mentions(path: str, context: Context) -> tuple[bool, bool]:
+    """Does a line mention ``path``, and does an edit line? Only the lines holding it as a
+    substring are read (a normalised path is a substring of the run it was read from), not
+    every line of a long history per file fact (quadratic, issue 18)."""
+    mentioned = False
+    for statement in context.lines_containing(path):
+        if path in _paths_of(statement.text):
+            mentioned = True
+            if _EDIT_CALL.search(statement.text):
+                return True, True
+    return mentioned, False
 
 
 def judge_file(claim: Claim, context: Context) -> Verdict:
@@ -638,8 +636,7 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
             return Verdict(CONTRADICTED, f"capsule prose says {prose}", path)
     if path in same:
         return Verdict(ENTAILED, "listed", path)
-    mentioned_paths, edited_paths = _file_mentions(context)
-    mentioned, edited = path in mentioned_paths, path in edited_paths
+    mentioned, edited = _file_mentions(path, context)
     if wants_modified and edited:
         return Verdict(ENTAILED, "edited in history", path)
     if path in other:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any, ClassVar
 
 from soba_bench.compactors.rival_branch import is_output
@@ -39,7 +40,7 @@ from soba_bench.scoring.retention import (
     RETENTION_KINDS,
     fact_path,
     predecessors,
-    verdict,
+    label_of,
 )
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
@@ -78,14 +79,47 @@ def capsule_paths(text: str) -> set[str]:
     return {normalize_path(w) for w in tokens if _file_like(w)}
 
 
-def session_paths(ctx: ScoreContext) -> set[str]:
-    """Every file path the session's own entries name anywhere (calls, outputs, messages):
-    a path a capsule names that is not among them was made up."""
-    paths: set[str] = set()
-    for entry in ctx.originals:
-        if entry.item is not None:
-            paths |= capsule_paths(json.dumps(entry.item, ensure_ascii=False))
-    return paths
+_PATH_CHAR = re.compile(r"[\w.~/@+-]")  # a character PATH_TOKEN's runs are made of
+
+
+class SessionPaths:
+    """The file paths the session's own entries name anywhere (calls, outputs, messages), as
+    :func:`capsule_paths` reads them from each entry's JSON: a path a capsule names that is
+    not among them was made up.
+
+    Asked only about the few paths the capsules name, so instead of extracting every path of
+    the whole session (a fifth of a 5,000-entry session's scoring) each question is a
+    substring search over the entries' JSON, joined once: a normalised path is a substring of
+    the run it was read from, so the runs holding an occurrence are the only ones to read."""
+
+    def __init__(self, ctx: ScoreContext) -> None:
+        # A newline is never inside an entry's JSON, nor a path character: no run crosses it.
+        self.text = "\n".join(
+            json.dumps(entry.item, ensure_ascii=False)
+            for entry in ctx.originals
+            if entry.item is not None
+        )
+        self._known: dict[str, bool] = {}
+
+    def __contains__(self, path: str) -> bool:
+        found = self._known.get(path)
+        if found is None:
+            found = self._known[path] = self._named(path)
+        return found
+
+    def _named(self, path: str) -> bool:
+        text = self.text
+        at = text.find(path) if path else -1
+        while at >= 0:
+            start, end = at, at + len(path)
+            while start > 0 and _PATH_CHAR.match(text, start - 1):
+                start -= 1
+            while end < len(text) and _PATH_CHAR.match(text, end):
+                end += 1
+            if capsule_paths(text[start:end]) == {path}:
+                return True
+            at = text.find(path, at + 1)
+        return False
 
 
 def macro(kinds: dict[str, float | None]) -> float | None:
@@ -229,12 +263,12 @@ class Availability:
         paths_in: dict[int, tuple[int, int]] = {}
         modified = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
         replaced = predecessors(truth.facts)
-        known: list[set[str]] = []  # built on the first capsule (a session may have none)
+        known: list[SessionPaths] = []  # built on the first capsule (a session may have none)
 
         def capsule_has(index: int) -> set[str]:
             if index not in in_capsule:
                 view = capsule_view(ctx.replayed[index].data, ctx.config.match)
-                labels = {f.id: verdict(f, view, replaces=replaced.get(f.id)).label for f in facts}
+                labels = {f.id: label_of(f, view, replaces=replaced.get(f.id)) for f in facts}
                 in_capsule[index] = {i for i, label in labels.items() if label == ENTAILED}
                 wrong_in[index] = {
                     f.id
@@ -244,9 +278,9 @@ class Availability:
                     and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
                 }
                 if not known:
-                    known.append(session_paths(ctx))
+                    known.append(SessionPaths(ctx))
                 named = capsule_paths(view.texts[0])
-                paths_in[index] = (len(named), len(named - known[0]))
+                paths_in[index] = (len(named), sum(p not in known[0] for p in named))
             return in_capsule[index]
 
         live_total = dict.fromkeys(AVAILABILITY_KINDS, 0)
