@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from soba_bench.compactors.rival_branch import is_output
@@ -39,8 +40,8 @@ from soba_bench.scoring.retention import (
     FILE_KINDS,
     RETENTION_KINDS,
     fact_path,
-    predecessors,
     label_of,
+    predecessors,
 )
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
@@ -92,13 +93,9 @@ class SessionPaths:
     substring search over the entries' JSON, joined once: a normalised path is a substring of
     the run it was read from, so the runs holding an occurrence are the only ones to read."""
 
-    def __init__(self, ctx: ScoreContext) -> None:
+    def __init__(self, items: Iterable[dict[str, Any]]) -> None:
         # A newline is never inside an entry's JSON, nor a path character: no run crosses it.
-        self.text = "\n".join(
-            json.dumps(entry.item, ensure_ascii=False)
-            for entry in ctx.originals
-            if entry.item is not None
-        )
+        self.text = "\n".join(json.dumps(item, ensure_ascii=False) for item in items)
         self._known: dict[str, bool] = {}
 
     def __contains__(self, path: str) -> bool:
@@ -278,7 +275,7 @@ class Availability:
                     and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
                 }
                 if not known:
-                    known.append(SessionPaths(ctx))
+                    known.append(SessionPaths(e.item for e in ctx.originals if e.item is not None))
                 named = capsule_paths(view.texts[0])
                 paths_in[index] = (len(named), sum(p not in known[0] for p in named))
             return in_capsule[index]

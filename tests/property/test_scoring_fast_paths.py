@@ -1,0 +1,120 @@
+"""The scorer's label-only and lazy paths against the straightforward ones (issue 18).
+
+The scorers read only a verdict's label, so the hybrid matcher embeds only the candidates
+that could change it (``Matcher.label``); the session's named paths are looked up per path
+by substring search; a view's content words are the union of its candidates'; a literal
+without white space is searched in the text as it is. Each must give what the full
+computation gives: scores of generated failure-heavy sessions (with a stand-in embedding
+model, so the property does not depend on one model's vectors) and each lookup on
+generated texts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.corpora.synthetic.generate import generate_session
+from soba_bench.engine.config import build_engine_config
+from soba_bench.replay.rules import ReplayOptions
+from soba_bench.scoring import embeddings, matchers
+from soba_bench.scoring.context import Context
+from soba_bench.scoring.hybrid import judge_hybrid
+from soba_bench.scoring.match import TextIndex, content_words, normalize_command
+from soba_bench.scoring.scorer import ScoreConfig
+from soba_bench.scoring.scorers.availability import SessionPaths, capsule_paths
+from soba_bench.scoring.session import score_replay
+from tests.property.test_scoring_lookups import failure_heavy
+
+
+class WordsEmbedder:
+    """A stand-in for MiniLM: a text's hashed words as a unit vector, so texts sharing most
+    words are close (both sides of the threshold occur) and no model is loaded."""
+
+    def embed(self, texts: list[str]) -> Any:
+        rows = np.zeros((len(texts), 16), np.float32)
+        for row, text in zip(rows, texts, strict=True):
+            for word in text.lower().split():
+                row[hashlib.blake2b(word.encode(), digest_size=1).digest()[0] % 16] += 1.0
+            row /= max(float(np.linalg.norm(row)), 1e-12)
+        return rows
+
+
+def _full_label(self: matchers.VerdictEmbeddingMatcher, claim: Any, context: Context) -> str:
+    return judge_hybrid(claim, context, self.config).label
+
+
+def _scores(trace: Any, truth: Any) -> str:
+    config = ScoreConfig()  # the default matcher: the rules, then the embeddings
+    scores = score_replay("s", trace.entries, truth, config, trace.check_lines())
+    return json.dumps(dataclasses.asdict(scores), sort_keys=True)
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    phases=[Phase.explicit, Phase.generate],
+)
+@given(
+    failure_heavy,
+    st.sampled_from(["soba", "truncation", "observation_masking", "hybrid"]),
+    st.sampled_from(["soba-0.6.14", "soba-0.6.14+newest-blockers"]),
+    st.integers(0, 10_000),
+)
+def test_label_only_scores_match_full_verdicts(monkeypatch, config, strategy, variant, seed):
+    monkeypatch.setattr(embeddings, "get_embedder", WordsEmbedder)
+    session, truth = generate_session(config, seed, 0)
+    overrides = {
+        "contextWindow": 24_000,
+        "maxOutputTokens": 2_048,
+        "compaction": {"keepRecentTokens": 2_000, "minTokensForAutoCompact": 2_000},
+    }
+    ctx = CompactorContext(build_engine_config(overrides), ReplayOptions(variant=variant))
+    trace = get_compactor(strategy)(session, ctx).trace
+    fast = _scores(trace, truth)
+    assert json.loads(fast)["summaries"]  # something was scored
+    with monkeypatch.context() as full:
+        full.setattr(matchers.VerdictEmbeddingMatcher, "label", _full_label)
+        full.setattr(Context, "indexed", False)
+        assert fast == _scores(trace, truth)
+
+
+# Path characters, the JSON escapes around them and white space, so that runs, "./"
+# prefixes, trailing dots and near misses ("a/b.ts" inside "xa/b.tsx") all occur.
+_PATHISH = st.text(st.sampled_from(list('ab/.-_x~ "\\\n:)')), max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PATHISH, max_size=6), st.lists(_PATHISH, max_size=6))
+def test_session_paths_match_extraction(texts, asked):
+    items = [{"type": "message", "content": t} for t in texts]
+    named: set[str] = set()
+    for item in items:
+        named |= capsule_paths(json.dumps(item, ensure_ascii=False))
+    lookup = SessionPaths(items)
+    for path in [*named, *asked, *(capsule_paths(a) for a in asked)]:
+        for one in [path] if isinstance(path, str) else path:
+            assert (one in lookup) == (one in named)
+
+
+_PROSE = st.text(st.sampled_from(list("ab c\n\t-_./AB")), max_size=16)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PROSE, max_size=6), st.lists(_PROSE, max_size=6))
+def test_text_index_lookups_match_whole_text(candidates, needles):
+    index = TextIndex(candidates)
+    assert index.words == content_words(index.text)
+    flat = re.sub(r"\s+", " ", index.text.lower())  # white space collapsed, as before
+    for needle in needles:
+        normal = normalize_command(needle).lower()
+        assert index.has_exact(needle) == (bool(normal) and normal in flat)
