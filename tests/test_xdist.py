@@ -62,3 +62,11 @@ def test_no_tests_collected_still_exits_5_on_workers(pytester):
     pytester.makepyfile(test_nothing="def helper():\n    pass\n")
     result = pytester.runpytest_subprocess("-p", "xdist", "-n", "2", "--dist", "loadgroup")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_the_modules_started_first_exist():
+    # A renamed module would silently lose its place at the front (and CI its balance).
+    from tests.conftest import START_FIRST
+
+    root = CONFTEST.parent.parent
+    assert [p for p in START_FIRST if not (root / p).is_file()] == []

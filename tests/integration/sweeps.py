@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -36,6 +38,22 @@ def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 600):
         timeout=timeout,
         env=env or cli_env(),
     )
+
+
+def cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """``soba-bench ARGS`` through the CLI's own ``main`` in this process: its exit status,
+    stdout and stderr, without a new interpreter's start-up and imports per call (several
+    seconds each). For commands that keep no global state (compare, inspect); sweeps and
+    runs go through :func:`cli` (Hydra owns the process)."""
+    from soba_bench.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def job_dirs(sweep_dir: Path) -> list[Path]:

@@ -17,30 +17,20 @@ blockers; the quirk shows as staleness and refusals.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 
 import pytest
 
-from soba_bench.cli.main import main
-from tests.integration.sweeps import cli
+from tests.integration.sweeps import cli, cli_in_process
 
 VARIANTS = ("soba-0.6.14", "soba-0.6.14+newest-blockers")
 
 
 def compare(*args: str) -> subprocess.CompletedProcess[str]:
-    """``soba-bench compare ARGS`` through the CLI's own ``main`` in this process: its exit
-    status, stdout and stderr, without a new interpreter's start-up and imports per call
-    (several seconds each). The first test runs it through the console entry point too."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["compare", *args])
-        except SystemExit as exc:  # argparse's usage errors
-            code = exc.code if isinstance(exc.code, int) else 2
-    return subprocess.CompletedProcess(["compare", *args], code, out.getvalue(), err.getvalue())
+    """``soba-bench compare ARGS`` in this process (the first test runs it through the console
+    entry point too)."""
+    return cli_in_process("compare", *args)
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,18 @@ def _kernel_manager(tmp_path: Path):
     return KernelManager(kernel_name="python3", kernel_spec_manager=specs)
 
 
+@pytest.fixture
+def kernel(tmp_path: Path):
+    """A kernel manager for one notebook run, its kernel shut down afterwards: nbclient shuts
+    down only kernels of managers it created itself, and one left behind lives (holding its
+    memory) until the test worker exits: a CI run had five of them."""
+    km = _kernel_manager(tmp_path)
+    yield km
+    if km.has_kernel:
+        km.shutdown_kernel(now=True)
+    assert not km.is_alive()
+
+
 def _outputs(notebook) -> list[dict]:
     return [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
 
@@ -60,16 +72,14 @@ def test_stored_notebooks_have_no_outputs(name):
 
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_notebook_executes_and_draws_its_figures(name, tmp_path, monkeypatch):
+def test_notebook_executes_and_draws_its_figures(name, kernel, tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
     monkeypatch.setenv("SOBA_BENCH_RESULTS", str(tmp_path / "results"))
     monkeypatch.delenv("SOBA_BENCH_RECOMMENDATION", raising=False)
     monkeypatch.setenv("MPLBACKEND", "agg")  # inline is set by the notebook itself
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
-    client = NotebookClient(
-        notebook, km=_kernel_manager(tmp_path), timeout=300, resources={"metadata": {}}
-    )
+    client = NotebookClient(notebook, km=kernel, timeout=300, resources={"metadata": {}})
     client.execute()  # raises CellExecutionError on the first failing cell
     outputs = _outputs(notebook)
     assert not [o for o in outputs if o.output_type == "error"]
@@ -91,7 +101,7 @@ def test_notebook_executes_and_draws_its_figures(name, tmp_path, monkeypatch):
 
 
 @pytest.mark.notebooks
-def test_threshold_notebook_shows_a_recommendation_file(tmp_path, monkeypatch):
+def test_threshold_notebook_shows_a_recommendation_file(kernel, tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
     # A real (small) tuning run's output folder, as `soba-bench tune` writes it.
@@ -115,7 +125,7 @@ def test_threshold_notebook_shows_a_recommendation_file(tmp_path, monkeypatch):
     assert "SOBA_BENCH_RECOMMENDATION" in last.source
     # only the setup cell and the last one: the recommendation cell stands alone
     notebook.cells = [notebook.cells[1], last]
-    NotebookClient(notebook, km=_kernel_manager(tmp_path), timeout=120).execute()
+    NotebookClient(notebook, km=kernel, timeout=120).execute()
     text = "".join(o.get("text", "") for o in last.outputs)
     assert "run it with: soba-bench run " + " ".join(rec.overrides()) in text
     shown = json.dumps([o.get("data", {}) for o in last.outputs])

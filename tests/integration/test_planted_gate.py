@@ -17,7 +17,7 @@ from soba_bench.corpora.synthetic import generate_corpus
 from soba_bench.corpora.synthetic.config import config_from_dict
 from soba_bench.summarizers.defects import DEFECTS as PLANTED
 from tests.builders import REPO
-from tests.integration.sweeps import cli
+from tests.integration.sweeps import cli, cli_in_process
 
 # Every registered defect and control, one job each (the registry is the one list).
 DEFECTS = tuple(PLANTED.names())
@@ -66,7 +66,7 @@ def planted_runs(tmp_path_factory) -> dict[str, Path]:
 
 
 def compare(base: Path, cand: Path) -> tuple[int, dict]:
-    done = cli("compare", str(base), str(cand), "--format", "json")
+    done = cli_in_process("compare", str(base), str(cand), "--format", "json")
     return done.returncode, json.loads(done.stdout)
 
 
@@ -131,7 +131,7 @@ def test_stale_decisions_shows_superseded_decisions_as_current_where_the_base_do
 ):
     # The capsule-moment diagnostic (not a gated metric): superseded decisions the capsule
     # presents as current. The base drops a decision a revision names as replaced.
-    done = cli(
+    done = cli_in_process(
         "compare",
         str(planted_runs["verbatim"]),
         str(planted_runs["stale_decisions"]),
