@@ -21,10 +21,6 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from soba_bench.compactors import CompactorContext, get_compactor
-from soba_bench.corpora.synthetic.generate import generate_session
-from soba_bench.engine.config import build_engine_config
-from soba_bench.replay.rules import ReplayOptions
 from soba_bench.scoring import embeddings, matchers
 from soba_bench.scoring.context import Context
 from soba_bench.scoring.hybrid import judge_hybrid
@@ -32,7 +28,7 @@ from soba_bench.scoring.match import TextIndex, content_words, normalize_command
 from soba_bench.scoring.scorer import ScoreConfig
 from soba_bench.scoring.scorers.availability import SessionPaths, capsule_paths
 from soba_bench.scoring.session import score_replay
-from tests.property.test_scoring_lookups import failure_heavy
+from tests.property.test_scoring_lookups import failure_heavy, replay_small
 
 
 class WordsEmbedder:
@@ -72,14 +68,7 @@ def _scores(trace: Any, truth: Any) -> str:
 )
 def test_label_only_scores_match_full_verdicts(monkeypatch, config, strategy, variant, seed):
     monkeypatch.setattr(embeddings, "get_embedder", WordsEmbedder)
-    session, truth = generate_session(config, seed, 0)
-    overrides = {
-        "contextWindow": 24_000,
-        "maxOutputTokens": 2_048,
-        "compaction": {"keepRecentTokens": 2_000, "minTokensForAutoCompact": 2_000},
-    }
-    ctx = CompactorContext(build_engine_config(overrides), ReplayOptions(variant=variant))
-    trace = get_compactor(strategy)(session, ctx).trace
+    trace, truth = replay_small(config, strategy, variant, seed)
     fast = _scores(trace, truth)
     assert json.loads(fast)["summaries"]  # something was scored
     with monkeypatch.context() as full:

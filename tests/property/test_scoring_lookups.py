@@ -119,6 +119,19 @@ failure_heavy = st.builds(
 CONFIG = ScoreConfig(match=MatchConfig(prose_matcher="verdict"))
 
 
+def replay_small(config: SyntheticConfig, strategy: str, variant: str, seed: int) -> tuple:
+    """A generated session replayed by ``strategy`` on a small window (it compacts several
+    times): its trace and ground truth."""
+    session, truth = generate_session(config, seed, 0)
+    overrides = {
+        "contextWindow": 24_000,
+        "maxOutputTokens": 2_048,
+        "compaction": {"keepRecentTokens": 2_000, "minTokensForAutoCompact": 2_000},
+    }
+    ctx = CompactorContext(build_engine_config(overrides), ReplayOptions(variant=variant))
+    return get_compactor(strategy)(session, ctx).trace, truth
+
+
 def _scores(trace, truth, indexed: bool) -> str:
     saved = Context.indexed
     Context.indexed = indexed
@@ -142,14 +155,7 @@ def _scores(trace, truth, indexed: bool) -> str:
     st.integers(0, 10_000),
 )
 def test_scores_match_straightforward_path(config, strategy, variant, seed):
-    session, truth = generate_session(config, seed, 0)
-    overrides = {
-        "contextWindow": 24_000,
-        "maxOutputTokens": 2_048,
-        "compaction": {"keepRecentTokens": 2_000, "minTokensForAutoCompact": 2_000},
-    }
-    ctx = CompactorContext(build_engine_config(overrides), ReplayOptions(variant=variant))
-    trace = get_compactor(strategy)(session, ctx).trace
+    trace, truth = replay_small(config, strategy, variant, seed)
     indexed = _scores(trace, truth, True)
     assert json.loads(indexed)["summaries"]  # something was scored
     assert indexed == _scores(trace, truth, False)
