@@ -12,6 +12,8 @@ fixtures (tmp_path, ...) are per test and never shared, so the other tests sprea
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,22 @@ TESTS = Path(__file__).resolve().parent
 # (soba_bench/scoring/embeddings.py says what it saves). Set before any test builds the
 # embedder; CLI subprocesses inherit it. A value the caller set wins.
 os.environ.setdefault("SOBA_BENCH_EMBED_THREADS", "1")
+# One embedding store for the whole run, shared by the workers and every CLI process they
+# start: most tests score the same few generated sessions, and embedding their lines is most
+# of what scoring costs. Vectors are a function of their text (tests/unit/scoring/
+# test_embedding_store.py checks a stored vector equals a computed one), so sharing changes
+# no score. The controller imports this file before it starts the workers, which inherit the
+# variable; it removes the folder at the end. A value the caller set wins and is kept.
+EMBED_STORE_ENV = "SOBA_BENCH_EMBED_CACHE"
+_OWN_STORE: Path | None = None
+if not os.environ.get(EMBED_STORE_ENV):
+    _OWN_STORE = Path(tempfile.mkdtemp(prefix="soba-bench-tests-"))
+    os.environ[EMBED_STORE_ENV] = str(_OWN_STORE / "embeddings.sqlite")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _OWN_STORE is not None and not hasattr(config, "workerinput"):
+        shutil.rmtree(_OWN_STORE, ignore_errors=True)
 
 
 def _shared_fixtures(item: pytest.Item) -> set[str]:

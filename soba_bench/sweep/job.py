@@ -23,6 +23,7 @@ from soba_bench.jsonio import remove_stale_temps
 from soba_bench.meter import CachedMeter, share_counts
 from soba_bench.replay.output import replayed_session_lines
 from soba_bench.runs.layout import RunLayout, write_json, write_jsonl
+from soba_bench.scoring import embeddings
 from soba_bench.scoring.portable import sanitize_value
 from soba_bench.scoring.runner import truth_for, write_scores
 from soba_bench.scoring.session import score_replay
@@ -200,6 +201,7 @@ def _execute(
     config = spec.config
     meters = _meters(spec, config)
     before = {id(m): (m.hits, m.misses) for m in meters}
+    embeddings.use_store((config.get("cache") or {}).get("embeddings"))  # resets its stats
     # JobSpec loads its corpora verified; checked again before run.json is written.
     input_hashes = hash_inputs(spec.corpora, verified=True)
     strategy = get_compactor(spec.strategy)
@@ -276,6 +278,7 @@ def _execute(
     write_jsonl(layout.sessions, rows)
     for meter in meters:
         meter.flush()
+    embeddings.flush_store()
     write_s = time.perf_counter() - tick
     input_files = check_unchanged(input_hashes, spec.corpora)
     if not summarizer:  # an empty corpus still says what would have written the capsules
@@ -322,7 +325,7 @@ def _execute(
         inputFiles=input_files,
         totals=totals,
         scoring=scoring,
-        caches={"tokenCounts": cache_stats},
+        caches={"tokenCounts": cache_stats, "embeddings": embeddings.store_stats()},
         timings={
             "wallSeconds": round(elapsed, 3),
             "replaySeconds": round(replay_s, 3),
