@@ -23,6 +23,9 @@ TESTS = Path(__file__).resolve().parent
 # (soba_bench/scoring/embeddings.py says what it saves). Set before any test builds the
 # embedder; CLI subprocesses inherit it. A value the caller set wins.
 os.environ.setdefault("SOBA_BENCH_EMBED_THREADS", "1")
+# The same for the local model server (soba_bench/models/local_server.py: measured with one
+# other busy process, the probe test took 49 s on one thread and 61 s on two).
+os.environ.setdefault("SOBA_BENCH_LLM_THREADS", "1")
 # One embedding store for the whole run, shared by the workers and every CLI process they
 # start: most tests score the same few generated sessions, and embedding their lines is most
 # of what scoring costs. Vectors are a function of their text (tests/unit/scoring/

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from soba_bench.errors import HarnessFault
+from soba_bench.errors import ConfigError, HarnessFault
 from soba_bench.jsonio import atomic_write_bytes
 from soba_bench.models.local_models import DEFAULT_LOCAL_MODEL, LOCAL_MODELS, model_path
 
@@ -51,9 +51,24 @@ class ServerOptions:
         return [*out, "--parallel", str(self.parallel)]
 
 
+# llama.cpp's threads meet at a barrier after every layer, so one thread descheduled by
+# another busy process stalls them all: with one other busy process on the 2-core machine,
+# the probe test (tests/integration/test_probes_local.py) took 61 s on two threads and 49 s
+# on one. A count set here applies to servers started without one; unset = every core.
+THREADS_ENV = "SOBA_BENCH_LLM_THREADS"
+
+
 def _threads(requested: int | None) -> int:
     if requested:
         return requested
+    raw = os.environ.get(THREADS_ENV, "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ConfigError(
+                f"environment variable {THREADS_ENV}: value {raw!r} is not a positive integer "
+                "(the local model server's thread count; unset it for one per core)"
+            )
+        return int(raw)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux

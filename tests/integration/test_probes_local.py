@@ -99,6 +99,9 @@ def test_local_answers_and_verdicts_are_cached_and_replay_without_a_server(repla
         "judge": "local",
         "cache_path": str(cache),
         "budget": 400,
+        # Generating is most of a local call's time (~10 tokens/s); what is tested is where
+        # answers and verdicts go, not how good they are, so short answers will do.
+        "max_answer_tokens": 48,
         "max_probes": 3,
         "seed": 1,
     }
