@@ -144,7 +144,11 @@ def _create_and_put(path: str, start, i: int) -> None:
 def test_many_processes_creating_one_new_cache_at_once(tmp_path: Path):
     # Switching a brand-new file to WAL under contention made SQLite answer "database is
     # locked" at once (no busy wait): about one round in ten lost a worker before the fix.
-    ctx = multiprocessing.get_context("fork")
+    # Children come from a fork server, not from this worker: a fork of a multi-threaded
+    # process (xdist's I/O thread, the tokenizer's thread pool) can inherit a lock held by
+    # another thread and never exit; in a clean-clone CI run two of six children had not
+    # exited after 30 s. Spawning 240 interpreters would cost minutes.
+    ctx = multiprocessing.get_context("forkserver")
     for round_ in range(40):
         path = str(tmp_path / f"c{round_}.sqlite")
         start = ctx.Event()
