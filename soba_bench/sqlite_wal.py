@@ -26,3 +26,13 @@ def enable_wal(conn: sqlite3.Connection, timeout_s: float) -> None:
             if time.monotonic() >= deadline:
                 raise
             time.sleep(0.01 + random.random() * 0.04)  # jitter: the two writers desynchronise
+
+
+def insert_rows(conn: sqlite3.Connection, sql: str, rows: list[tuple]) -> None:
+    """Run ``sql`` for every row in one transaction, then close ``conn`` (the shared stores
+    commit what a job buffered this way)."""
+    try:
+        with conn:
+            conn.executemany(sql, rows)
+    finally:
+        conn.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from soba_bench.sqlite_wal import enable_wal
+from soba_bench.sqlite_wal import enable_wal, insert_rows
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS counts (
@@ -66,13 +66,7 @@ class CountStore:
         if not self._pending:
             return 0
         pending, self._pending = self._pending, []
-        conn = self._connect()
-        try:
-            with conn:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO counts (meter, key, count) VALUES (?, ?, ?)", pending
-                )
-        finally:
-            conn.close()
+        sql = "INSERT OR IGNORE INTO counts (meter, key, count) VALUES (?, ?, ?)"
+        insert_rows(self._connect(), sql, pending)
         self.written += len(pending)
         return len(pending)

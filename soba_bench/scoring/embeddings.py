@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.errors import ConfigError, HarnessFault, InputError
-from soba_bench.sqlite_wal import enable_wal
+from soba_bench.sqlite_wal import enable_wal, insert_rows
 
 INSTALL = (
     "pip install -e '.[embeddings]'  "
@@ -102,11 +102,13 @@ class EmbeddingStore:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute(_STORE_SCHEMA)
         except (OSError, sqlite3.DatabaseError) as exc:
-            raise InputError(
-                f"embedding cache is not readable: {exc}; delete it to rebuild it",
-                path=str(self.path),
-            ) from None
+            raise self._unusable(exc) from None
         return conn
+
+    def _unusable(self, exc: Exception) -> InputError:
+        return InputError(
+            f"embedding cache is not usable: {exc}; delete it to rebuild it", path=str(self.path)
+        )
 
     @staticmethod
     def key(text: str) -> bytes:
@@ -139,10 +141,7 @@ class EmbeddingStore:
                         )
                     found[keys[bytes(key)]] = vector
         except sqlite3.DatabaseError as exc:
-            raise InputError(
-                f"embedding cache is not readable: {exc}; delete it to rebuild it",
-                path=str(self.path),
-            ) from None
+            raise self._unusable(exc) from None
         finally:
             conn.close()
         self.hits += len(found)
@@ -156,20 +155,11 @@ class EmbeddingStore:
         if not self._pending:
             return 0
         pending, self._pending = self._pending, []
-        conn = self._connect()
+        sql = "INSERT OR IGNORE INTO vectors (model, key, vector) VALUES (?, ?, ?)"
         try:
-            with conn:
-                conn.executemany(
-                    "INSERT OR IGNORE INTO vectors (model, key, vector) VALUES (?, ?, ?)",
-                    pending,
-                )
+            insert_rows(self._connect(), sql, pending)
         except sqlite3.DatabaseError as exc:
-            raise InputError(
-                f"embedding cache is not writable: {exc}; delete it to rebuild it",
-                path=str(self.path),
-            ) from None
-        finally:
-            conn.close()
+            raise self._unusable(exc) from None
         self.written += len(pending)
         return len(pending)
 
