@@ -51,6 +51,10 @@ def test_every_dependency_is_pinned_within_its_range():
 
 def test_the_makefile_installs_through_the_lock():
     makefile = (ROOT / "Makefile").read_text()
-    installs = [line for line in makefile.splitlines() if "pip install" in line and "-e" in line]
-    assert len(installs) == 2 and all("-c $(LOCK)" in line for line in installs), installs
+    installs = [line for line in makefile.splitlines() if "$(INSTALL) " in line]
+    assert len(installs) == 2 and all("-c $(LOCK) -e" in line for line in installs), installs
     assert "LOCK := constraints.txt" in makefile
+    # Both installers the Makefile offers take the same lock; uv itself is pinned.
+    assert "INSTALL := $(BIN)/python -m pip install" in makefile
+    assert "INSTALL := $(BIN)/uv pip install" in makefile
+    assert re.search(r"^UV_VERSION := \d+\.\d+\.\d+$", makefile, re.M)
