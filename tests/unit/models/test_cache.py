@@ -149,6 +149,11 @@ def test_many_processes_creating_one_new_cache_at_once(tmp_path: Path):
     # another thread and never exit; in a clean-clone CI run two of six children had not
     # exited after 30 s. Spawning 240 interpreters would cost minutes.
     ctx = multiprocessing.get_context("forkserver")
+    # The server imports this module (and with it the cache) once, so each child is a bare
+    # fork of it; otherwise every one of the 240 children imports the package itself (about
+    # 50 s of a CI run). A server another test already started keeps its own preload list:
+    # the children are then only slower, not different.
+    ctx.set_forkserver_preload([__name__])
     for round_ in range(40):
         path = str(tmp_path / f"c{round_}.sqlite")
         start = ctx.Event()
