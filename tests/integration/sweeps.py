@@ -22,6 +22,18 @@ GRID = [
     "corpus.limit=1",
 ]
 GRID_JOBS = 8
+# Two of the grid's points (the keepRecentTokens pair, which compact differently), for tests
+# that check another launcher against the grid's reference: a launcher either runs a job as
+# the reference did or not, so two jobs show it as well as eight, at a quarter of the cost
+# (submitit starts one interpreter per job).
+SUBGRID = [
+    "engine.keepRecentTokens=8000,16000",
+    "engine.minSavingsRatio=0.1",
+    "engine.timeoutMs=5000",
+    "corpus=synthetic-small",
+    "corpus.limit=1",
+]
+SUBGRID_JOBS = 2
 
 
 def cli_env(**extra: str) -> dict[str, str]:
@@ -54,6 +66,14 @@ def cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
         except SystemExit as exc:  # argparse's usage errors
             code = exc.code if isinstance(exc.code, int) else 2
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+def matches_reference(sweep_dir: Path, reference_dir: Path, jobs: int) -> None:
+    """``sweep_dir`` has ``jobs`` complete jobs, each with the same job key and results as
+    the reference sweep's job of that key."""
+    mine, reference = results_by_key(sweep_dir), results_by_key(reference_dir)
+    assert len(mine) == jobs and set(mine) <= set(reference), (sorted(mine), sorted(reference))
+    assert mine == {key: reference[key] for key in mine}
 
 
 def job_dirs(sweep_dir: Path) -> list[Path]:
