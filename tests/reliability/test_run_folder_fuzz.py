@@ -153,8 +153,10 @@ def test_score_on_a_damaged_run_folder(run_folder, data):
             assert snapshot(folder / "scores") == scores_before  # nothing written
 
 
+# A report that reads its input draws every figure (about 7 s of matplotlib here), so this
+# fuzzer gets fewer examples than score's and compare's; the reading it fuzzes is the same.
 @pytest.mark.slow
-@FUZZ
+@settings(FUZZ, max_examples=12)
 @given(data=st.data())
 def test_report_on_a_damaged_run_folder(run_folder, data):
     change = data.draw(damage(run_folder))
