@@ -28,6 +28,7 @@ GRID = [
     "engine.keepRecentTokens=4000,8000,16000",
     "engine.minSavingsRatio=0.1,0.25",
     "corpus=synthetic-small",
+    "corpus.limit=1",  # one session per job: a kill still lands between or inside jobs
     "scorer=failure_modes",
 ]
 JOBS = 6
