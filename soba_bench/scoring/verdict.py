@@ -375,6 +375,10 @@ def _rewrite(text: str, guarded: bool = True) -> str:
     return text
 
 
+_CLAUSE = re.compile(r"[;:,()]|\.\s|\.$")
+_WORD_RUN = re.compile(r"[\w./@~+-]+")
+
+
 @lru_cache(maxsize=65536)
 def parse(text: str) -> Parsed:
     rewritten = _rewrite(text)
@@ -386,7 +390,7 @@ def parse(text: str) -> Parsed:
     negated: set[str] = set()
     chosen: set[str] = set()
     scope: str | None = None
-    for clause in re.split(r"[;:,()]|\.\s|\.$", rewritten):
+    for clause in _CLAUSE.split(rewritten):
         scope = None
         keeps = False
         for raw in _TOKEN.findall(clause):
@@ -428,7 +432,7 @@ def parse(text: str) -> Parsed:
                 if scope == "neg":
                     negated.add(canon)
     return Parsed(
-        tuple(w.lower() for w in re.findall(r"[\w./@~+-]+", text)),
+        tuple(w.lower() for w in _WORD_RUN.findall(text)),
         tuple(content),
         frozenset(keys),
         negations % 2,
