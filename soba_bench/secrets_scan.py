@@ -165,6 +165,16 @@ _SHORT = 120
 _scrub_short = lru_cache(maxsize=16384)(_scrub)
 
 
+# Values a scrub hands back as they are, by exact type: most of a run's table rows are numbers,
+# flags and nulls, and a call per value was most of what writing a job's tables cost.
+_PLAIN = frozenset({int, float, bool, type(None)})
+
+
+@lru_cache(maxsize=4096)
+def _secret_key(key: str) -> bool:
+    return SECRET_KEY.fullmatch(key) is not None  # keys repeat on every row
+
+
 def scrub_value(value: Any, _depth: int = 0) -> Any:
     """Every string of a JSON value (keys included) scrubbed; other values unchanged."""
     if isinstance(value, str):
@@ -174,14 +184,18 @@ def scrub_value(value: Any, _depth: int = 0) -> Any:
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
-            secret = isinstance(key, str) and SECRET_KEY.fullmatch(key) is not None
-            if secret and isinstance(item, str) and item and not item.startswith("[REDACTED"):
-                out[scrub_text(key)] = MARKER.format(kind="password")
-            else:
-                out[scrub_text(key) if isinstance(key, str) else key] = scrub_value(
-                    item, _depth + 1
-                )
+            if isinstance(key, str):
+                if (
+                    _secret_key(key)
+                    and isinstance(item, str)
+                    and item
+                    and not item.startswith("[REDACTED")
+                ):
+                    out[scrub_text(key)] = MARKER.format(kind="password")
+                    continue
+                key = scrub_text(key)
+            out[key] = item if type(item) in _PLAIN else scrub_value(item, _depth + 1)
         return out
     if isinstance(value, list | tuple):
-        return [scrub_value(v, _depth + 1) for v in value]
+        return [v if type(v) in _PLAIN else scrub_value(v, _depth + 1) for v in value]
     return value

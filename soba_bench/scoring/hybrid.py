@@ -105,6 +105,53 @@ def judge_hybrid(
     statements = _candidates(claim, context, config)
     if not statements:
         return verdict
+    return _by_embedding(claim, verdict, statements, config, explain)
+
+
+def entails_hybrid(claim: Claim, context: Context, config: HybridConfig = HybridConfig()) -> bool:
+    """Is :func:`judge_hybrid`'s label entailed? The same answer for less of the model.
+
+    The embeddings entail a fact only through the nearest candidate, when it is at least
+    ``threshold`` close and its vetoes let it entail (:func:`_stated`). So when no candidate
+    that could entail is that close, the fact is not entailed, whatever a candidate that could
+    only contradict it scores; those are not embedded. The lost-constraint detector asks only
+    this, of every constraint at every evaluation point, and in a sweep job about 40% of the
+    candidates it embedded could only contradict (issue 18). Anything else is decided by the
+    full label."""
+    verdict = judge(claim, context)
+    if verdict.label != ABSENT or claim.kind in STATE_JUDGES:
+        return verdict.label == ENTAILED
+    statements = _candidates(claim, context, config)
+    texts = [strip_lead(s.text) for s in statements]
+    entailing = [
+        text
+        for statement, text in zip(statements, texts, strict=True)
+        if _stated(claim, verdict, statement, text, "").label == ENTAILED
+    ]
+    if not entailing:
+        return False
+    from soba_bench.scoring.embeddings import get_embedder
+
+    near = get_embedder().embed([claim.text, *entailing])
+    # A margin, so that rounding in another product of the same vectors cannot decide here
+    # what the full label decides otherwise.
+    if float((near[1:] @ near[0]).max()) < config.threshold - _MARGIN:
+        return False
+    return _by_embedding(claim, verdict, statements, config, explain=False).label == ENTAILED
+
+
+_MARGIN = 1e-6
+
+
+def _by_embedding(
+    claim: Claim,
+    verdict: Verdict,
+    statements: list[Statement],
+    config: HybridConfig,
+    explain: bool,
+) -> Verdict:
+    """The rest of :func:`judge_hybrid`: the rules found the prose fact absent and these
+    candidates share too few words for them to say more."""
     from soba_bench.scoring.embeddings import get_embedder
 
     texts = [strip_lead(s.text) for s in statements]

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from soba_bench.registry import Registry
 from soba_bench.scoring.context import CURRENT, Context
-from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid
+from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
 from soba_bench.scoring.verdict import (
     ABSENT,
@@ -37,6 +37,11 @@ class Matcher(Protocol):
         that only explains it."""
         ...
 
+    def entails(self, claim: Claim, context: Context) -> bool:
+        """Is the label entailed (presence, all some scorers ask)? A matcher may skip work
+        that only tells contradicted from absent."""
+        ...
+
 
 MATCHERS: Registry[type] = Registry("matcher")
 
@@ -52,6 +57,9 @@ class VerdictMatcher:
 
     def label(self, claim: Claim, context: Context) -> str:
         return judge(claim, context).label
+
+    def entails(self, claim: Claim, context: Context) -> bool:
+        return self.label(claim, context) == ENTAILED
 
 
 @MATCHERS.register("verdict-embedding")
@@ -70,6 +78,9 @@ class VerdictEmbeddingMatcher:
 
     def label(self, claim: Claim, context: Context) -> str:
         return judge_hybrid(claim, context, self.config, explain=False).label
+
+    def entails(self, claim: Claim, context: Context) -> bool:
+        return entails_hybrid(claim, context, self.config)
 
 
 class _WordsMatcher:
@@ -105,6 +116,9 @@ class _WordsMatcher:
 
     def label(self, claim: Claim, context: Context) -> str:
         return self.judge(claim, context).label
+
+    def entails(self, claim: Claim, context: Context) -> bool:
+        return self.label(claim, context) == ENTAILED
 
 
 @MATCHERS.register("fuzzy")

@@ -145,7 +145,20 @@ def label_of(
 
 
 def present(fact: Fact, view: View) -> bool:
-    """Is the fact in the view, stated as it is (the matcher's verdict is entailed)?"""
+    """Is the fact in the view, stated as it is (the matcher's verdict is entailed)? A label
+    already judged answers; else the matcher's cheaper yes-or-no (kept beside the labels)."""
+    if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
+        context = view.context
+        claim = claim_of(fact)
+        name = view.index.config.prose_matcher
+        label = context.cache.get(("label", name, claim))
+        if label is not None:
+            return bool(label == ENTAILED)
+        key = ("entails", name, claim)
+        found = context.cache.get(key)
+        if found is None:
+            found = context.cache[key] = get_matcher(name).entails(claim, context)
+        return bool(found)
     return label_of(fact, view) == ENTAILED
 
 

@@ -23,11 +23,12 @@ from hypothesis import strategies as st
 
 from soba_bench.scoring import embeddings, matchers
 from soba_bench.scoring.context import Context
-from soba_bench.scoring.hybrid import judge_hybrid
+from soba_bench.scoring.hybrid import entails_hybrid, judge_hybrid
 from soba_bench.scoring.match import TextIndex, content_words, normalize_command
 from soba_bench.scoring.scorer import ScoreConfig
 from soba_bench.scoring.scorers.availability import SessionPaths, capsule_paths
 from soba_bench.scoring.session import score_replay
+from soba_bench.scoring.verdict import ENTAILED, Claim
 from tests.property.test_scoring_lookups import failure_heavy, replay_small
 
 
@@ -46,6 +47,10 @@ class WordsEmbedder:
 
 def _full_label(self: matchers.VerdictEmbeddingMatcher, claim: Any, context: Context) -> str:
     return judge_hybrid(claim, context, self.config).label
+
+
+def _full_entails(self: matchers.VerdictEmbeddingMatcher, claim: Any, context: Context) -> bool:
+    return judge_hybrid(claim, context, self.config).label == ENTAILED
 
 
 def _scores(trace: Any, truth: Any) -> str:
@@ -73,8 +78,55 @@ def test_label_only_scores_match_full_verdicts(monkeypatch, config, strategy, va
     assert json.loads(fast)["summaries"]  # something was scored
     with monkeypatch.context() as full:
         full.setattr(matchers.VerdictEmbeddingMatcher, "label", _full_label)
+        full.setattr(matchers.VerdictEmbeddingMatcher, "entails", _full_entails)
         full.setattr(Context, "indexed", False)
         assert fast == _scores(trace, truth)
+
+
+# Few words, so that statements share many of a fact's (the vetoes' words among them).
+_WORD = st.one_of(
+    st.sampled_from(["use", "sqlite", "cache", "tests", "build", "retry", "limit", "store", "the"]),
+    st.sampled_from(["keep", "remove", "never", "not", "no", "longer", "replaced", "fixed"]),
+    st.sampled_from(["src/app.ts", "42", "7"]),  # paths and numbers: another subject
+)
+
+
+@st.composite
+def _fact_and_texts(draw: Any) -> tuple[str, list[str]]:
+    """A fact, and texts whose statements keep part of its words in order and add others:
+    too few shared words for the rules, so the embeddings decide (entailed, contradicted by a
+    negation or a stale cue, another subject by a path or a number, or too far)."""
+    words = draw(st.lists(_WORD, min_size=3, max_size=7))
+    texts = []
+    for _ in range(draw(st.integers(1, 4))):
+        statements = []
+        for _ in range(draw(st.integers(1, 3))):
+            kept = [w for w in words if draw(st.booleans())]  # about half
+            for word in draw(st.lists(_WORD, max_size=2)):
+                kept.insert(draw(st.integers(0, len(kept))), word)
+            statements.append(" ".join(kept) or "the")
+        texts.append(". ".join(statements))
+    return " ".join(words), texts
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    _fact_and_texts(),
+    st.sampled_from(["constraint", "decision", "goal", "next_step"]),
+    st.sampled_from(["current", "stale"]),
+    st.one_of(st.none(), st.lists(_WORD, min_size=1, max_size=5).map(" ".join)),
+)
+def test_presence_matches_the_full_label(monkeypatch, fact_and_texts, kind, state, replaces):
+    # The yes-or-no question skips candidates that could only contradict: it must answer what
+    # the full verdict's label says, including when the embeddings decide it.
+    monkeypatch.setattr(embeddings, "get_embedder", WordsEmbedder)
+    fact, texts = fact_and_texts
+    claim = Claim(kind, fact, state=state, replaces=replaces)
+    context = Context.from_texts(texts)
+    label = judge_hybrid(claim, context).label
+    assert entails_hybrid(claim, context) == (label == ENTAILED)
 
 
 # Path characters, the JSON escapes around them and white space, so that runs, "./"

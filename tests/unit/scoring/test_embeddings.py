@@ -138,3 +138,27 @@ def test_one_thread_embeds_the_same_vectors_as_the_default():
     default = Embedder().embed(texts)
     assert single.shape == default.shape == (3, 384)
     assert abs(single - default).max() < 1e-6
+
+
+def test_a_vector_does_not_depend_on_the_batch_that_computed_it():
+    # The cache and the store hand back a vector whichever batch made it, and embed() runs
+    # texts of one token count together: alone, padded among longer texts, or in embed()'s
+    # own batches, a text must get the very same vector.
+    np = pytest.importorskip("numpy")
+    texts = [
+        "tests pass on linux",
+        "tests fail on linux",  # the same token count as the line above
+        "use sqlite, not postgres",
+        "the cache lives in build/out and is rebuilt when the lock file changes",
+        "ok",
+        "Never commit directly to the main branch; open a pull request for every change.",
+    ]
+    model = Embedder(threads=1)
+    alone = np.stack([model._run([t])[0] for t in texts])
+    assert (model._run(texts) == alone).all()  # padded to the longest
+    batches = model._batches(texts)
+    assert sorted(t for batch in batches for t in batch) == sorted(texts)
+    for batch in batches:  # no padding inside a batch
+        assert len({len(model.tokenizer.encode(t).ids) for t in batch}) == 1
+    assert len(batches) < len(texts)  # the two lines of one length share a batch
+    assert (Embedder(threads=1).embed(texts) == alone).all()
