@@ -71,10 +71,14 @@ def main() -> None:
             f"scorer={args.scorer}",
             f"meter={args.meter}",
             f"cache.token_counts={counts}",
+            # A new embedding store per measurement: the repository's default store would
+            # keep the vectors, and every run after the first would measure a warm cache.
+            f"cache.embeddings={work / 'embeddings.sqlite'}",
             f"hydra.sweep.dir={sweep_dir}",
             "hydra/launcher=joblib",
         ]
         env = {**os.environ, "CI": "1"}  # no progress bars in the figures' output
+        env.pop("SOBA_BENCH_EMBED_CACHE", None)  # it would override cache.embeddings
         started = time.perf_counter()
         cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(cmd, capture_output=True, text=True, env=env)
