@@ -110,7 +110,7 @@ def _fact_and_texts(draw: Any) -> tuple[str, list[str]]:
 
 
 @settings(
-    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     _fact_and_texts(),

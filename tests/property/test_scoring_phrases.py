@@ -15,7 +15,7 @@ ASCII = st.characters(max_codepoint=127)
 
 
 @pytest.mark.parametrize("index", range(len(_PHRASE_RES)))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(data=st.data())
 def test_every_match_of_a_phrase_holds_one_of_its_literals(index, data):
     pattern, _, literals = _PHRASE_RES[index]

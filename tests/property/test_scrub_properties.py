@@ -69,7 +69,7 @@ _VALUE = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_VALUE, st.sampled_from([200, 2]))
 def test_scrubbed_values_match_scrubbing_each_value(value, max_depth):
     saved = secrets_scan._MAX_DEPTH
