@@ -23,6 +23,8 @@ def test_run_scores_and_score_rescores_without_replaying(tmp_path, capsys, monke
         str(SYNTHETIC),
         "--results",
         str(tmp_path / "r"),
+        "--limit",  # one session shows the round trip as well as three (and the run has
+        "1",  # capsules, findings and a recall below 1: the small window compacts often)
         "contextWindow=32000",
         "maxOutputTokens=4000",
         "keepRecentTokens=4000",

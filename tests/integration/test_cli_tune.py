@@ -11,12 +11,9 @@ from soba_bench.tune import load_recommendation
 from tests.builders import REPO
 from tests.integration.sweeps import cli
 
-FAST = ["corpus=synthetic-small", "search.trials=6", "report.resamples=200"]
 
-
-def test_tune_writes_a_recommendation_with_a_held_out_check(tmp_path):
-    out = tmp_path / "tune"
-    done = cli("tune", *FAST, "--out", str(out), f"paths.cache_dir={tmp_path}")
+def test_tune_writes_a_recommendation_with_a_held_out_check(small_tune):
+    out, done = small_tune
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("[trial ") == 6
     assert "## Tuning: 128k window" in done.stdout

@@ -3,9 +3,11 @@ server, 127.0.0.1, from the local-llm packages): a replay that compacts through 
 response cache replayed without the server, recorded latencies reproducing a timeout, and a
 real-clock timeout that abandons the live call.
 
-One live summary is the cost (prompt processing runs at ~50-110 tokens/s on two cores), so
-the module records it once, on a short session whose one compaction sends a ~1.8k-token
-prompt with at most 96 output tokens, and every other test reuses that recording.
+One live summary is the cost (prompt processing runs at ~50-110 tokens/s on two cores and
+~20 on one shared core), so the module records it once, on the first 39 lines of a short
+session, whose one compaction (at their last barrier) sends a ~0.9k-token prompt (3.1k
+characters, SOBA's instructions included) with at most 96 output tokens, and every other test
+reuses that recording.
 The recording uses SOBA's prompt with the json_schema response format, so llama.cpp's
 constrained decoding is exercised too. The 0.5B model tends to repeat list items until its
 output budget runs out (benchmarks/local_model.py), so the capsule is usually degraded;
@@ -29,24 +31,27 @@ from soba_bench.models import local_server
 from soba_bench.models.cache import ResponseCache
 from soba_bench.models.local_server import LocalServer
 from soba_bench.replay.simulator import replay_session
+from soba_bench.session.model import Session
 from soba_bench.summarizers import build_summarizer
 from soba_bench.summarizers.prompts import load_prompt
 
 pytestmark = pytest.mark.slow
 
 SEED = 1
-# A short session (50 entries, no 12k-token log dumps, smaller file reads) and a window it
-# outgrows once: one compaction whose prompt is ~1.8k estimator tokens (6.1k characters);
-# 96 output tokens bound a reply that runs on (SOBA's budget is min(4096, output reserve)):
-# enough for the goal, which comes first, and half the decoding time of 192.
+# A short session (50 entries, no 12k-token log dumps, smaller file reads), cut after its
+# first 39 lines, and a window they outgrow exactly once, at the last barrier: one compaction
+# whose prompt is 3.1k characters (the whole session under a 4.7k window sent 6.1k, and
+# prompt processing is most of the live call). 96 output tokens bound a reply that runs on
+# (SOBA's budget is min(4096, output reserve)): enough for the goal, which comes first.
 SESSION = SyntheticConfig(entries=50, large_outputs_per_1k=0, file_read_tokens=300)
+PREFIX = 39
 CONFIG = {
-    "contextWindow": 4700,
+    "contextWindow": 2000,
     "maxOutputTokens": 96,
     "systemPromptTokens": 200,
     "toolSchemaTokens": 200,
     "compaction": {
-        "keepRecentTokens": 1500,
+        "keepRecentTokens": 1000,
         "safetyReserveTokens": 512,
         "minTokensForAutoCompact": 1000,
         "minReclaimableTokens": 500,
@@ -79,7 +84,8 @@ def stable(capsules: list[dict]) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def session():
-    return generate_session(SESSION, SEED, 0)[0]
+    whole = generate_session(SESSION, SEED, 0)[0]
+    return Session(lines=whole.lines[:PREFIX])
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import nbformat
 import pytest
 
 from soba_bench.tune import load_recommendation
-from tests.integration.sweeps import cli
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 # notebook -> how many figures it must display
@@ -101,20 +100,11 @@ def test_notebook_executes_and_draws_its_figures(name, kernel, tmp_path, monkeyp
 
 
 @pytest.mark.notebooks
-def test_threshold_notebook_shows_a_recommendation_file(kernel, tmp_path, monkeypatch):
+def test_threshold_notebook_shows_a_recommendation_file(kernel, small_tune, tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
     # A real (small) tuning run's output folder, as `soba-bench tune` writes it.
-    tuned = tmp_path / "tune"
-    done = cli(
-        "tune",
-        "corpus=synthetic-small",
-        "search.trials=4",
-        "report.resamples=100",
-        "--out",
-        str(tuned),
-        f"paths.cache_dir={tmp_path}",
-    )
+    tuned, done = small_tune
     assert done.returncode == 0, done.stderr
     rec = load_recommendation(tuned)
     assert rec.engine is not None
