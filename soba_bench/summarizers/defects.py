@@ -174,12 +174,19 @@ def apply_revisions(
     if not olds:
         return current, []
 
+    # The replaced decision may come from the previous capsule, which this model wrote: in
+    # the paraphrase control's words ("the chosen approach is to X'", X' reworded). A model
+    # recognises its own rewording; without this the paraphrase control kept every replaced
+    # decision as current, and SOBA's cap of 10 decisions (the oldest kept) then pushed the
+    # live ones out, so the "same meaning" control lost decisions the verbatim one kept.
+    forms = [(f"decided to {old}", f"chosen approach is to {_swap_words(old)}") for old in olds]
+
     def replaced(d: dict[str, Any]) -> bool:
         text = d["decision"]
         return (
             isinstance(text, str)
             and not is_revision(text)
-            and any(f"decided to {old}" in text for old in olds)
+            and any(form in text for pair in forms for form in pair)
         )
 
     return [d for d in current if not replaced(d)], [d for d in current if replaced(d)]

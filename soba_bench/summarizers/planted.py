@@ -49,7 +49,8 @@ from soba_bench.summarizers.registry import SUMMARIZERS, SummarizerSpec
 # Bumped when what the planted model writes changes, so prompt ids (and job keys) change too.
 # v2: the goal is the user's task as last stated, not the span's last user message.
 # v3: a revision that names the decision it replaces removes that decision (apply_revisions).
-PLANTED_VERSION = 3
+# v4: ... also in the paraphrase control's own wording of the previous capsule.
+PLANTED_VERSION = 4
 
 # A user message that restates the task says so; the cue is not part of the goal.
 _GOAL_CUE = re.compile(r"^\s*(change of plan|new goal|new task|update)\s*[:,-]\s*", re.I)

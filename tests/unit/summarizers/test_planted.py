@@ -300,6 +300,21 @@ def test_apply_revisions_reaches_back_into_the_previous_capsule_and_ignores_unna
     assert apply_revisions(unnamed) == (unnamed, [])
 
 
+def test_paraphrase_control_drops_a_replaced_decision_it_reworded_in_the_previous_capsule():
+    # Generation 1 wrote the decision in the control's words; generation 2's span names it as
+    # replaced. The verbatim control drops it, so the "same meaning" control must too (kept,
+    # it read as a current decision and filled SOBA's 10-decision cap).
+    previous = apply_defect(
+        "paraphrase", deterministic_state([assistant(DECISION)], None, None), Recap()
+    )
+    assert previous["decisions"][0]["decision"].startswith("Since it retains memory flat")
+    current, replaced = apply_revisions([*previous["decisions"], {"decision": NAMED}])
+    assert [d["decision"] for d in current] == [
+        "Changing approach: I decided to buffer whole files, because they are small."
+    ]
+    assert replaced == previous["decisions"]
+
+
 def test_invent_paths_adds_files_the_session_never_touched():
     lines = recap_lines(state_of("invent_paths"))
     invented = [v for v in lines if v not in recap_lines(state_of("verbatim"))]
