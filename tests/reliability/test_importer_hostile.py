@@ -25,7 +25,7 @@ FILE_NAMES = {  # what each importer recognises as a source file
     "openhands": "x.json",
     "openai-messages": "x.json",
 }
-TIERS = [pytest.param(40, id="quick"), pytest.param(400, id="heavy", marks=pytest.mark.slow)]
+TIERS = [pytest.param(40, id="quick"), pytest.param(200, id="heavy", marks=pytest.mark.slow)]
 
 
 def import_file(name: str, content: bytes, lenient: bool) -> None:

@@ -47,7 +47,7 @@ def _manifest_sample() -> bytes:
 MANIFEST = _manifest_sample()
 
 # Quick examples per loader in the default tier; the slow tier runs many more.
-TIERS = [pytest.param(150, id="quick"), pytest.param(1500, id="heavy", marks=pytest.mark.slow)]
+TIERS = [pytest.param(150, id="quick"), pytest.param(750, id="heavy", marks=pytest.mark.slow)]
 
 
 def expect_own_error(area: str, path: Path, load: Callable[[Path], object], root: Path):
