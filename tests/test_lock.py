@@ -57,4 +57,10 @@ def test_the_makefile_installs_through_the_lock():
     # Both installers the Makefile offers take the same lock; uv itself is pinned.
     assert "INSTALL := $(BIN)/python -m pip install" in makefile
     assert "INSTALL := $(BIN)/uv pip install" in makefile
+    # uv writes no .pyc unless told to; without them, with PYTHONDONTWRITEBYTECODE set (CI),
+    # every process the suite starts compiles its imports again (about 3 s each).
+    assert "uv pip install --quiet --compile-bytecode" in makefile
+    for target in ("run", "test", "fast"):
+        recipe = makefile.split(f"\n{target}: ", 1)[1].split("\n\n", 1)[0]
+        assert "$(COMPILE) soba_bench" in recipe, target
     assert re.search(r"^UV_VERSION := \d+\.\d+\.\d+$", makefile, re.M)
