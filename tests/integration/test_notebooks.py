@@ -22,6 +22,9 @@ FIGURES = {
     "peer_policies": 3,
 }
 
+# notebook -> sessions each of its jobs replays under SOBA_BENCH_CORPUS_LIMIT=1 (the others: 10)
+LIMITED = {"threshold_tuning": 1, "strategy_comparison": 1, "peer_policies": 1}
+
 
 def _kernel_manager(tmp_path: Path):
     """A kernel manager whose only kernelspec runs ipykernel in this interpreter, from a
@@ -77,6 +80,11 @@ def test_notebook_executes_and_draws_its_figures(name, kernel, tmp_path, monkeyp
     monkeypatch.setenv("SOBA_BENCH_RESULTS", str(tmp_path / "results"))
     monkeypatch.delenv("SOBA_BENCH_RECOMMENDATION", raising=False)
     monkeypatch.setenv("MPLBACKEND", "agg")  # inline is set by the notebook itself
+    # The notebooks on synthetic-small replay its first session only: this test shows that
+    # a notebook runs and draws, not what it finds, and one session takes a third of the
+    # time (prompt_regression generates its own corpus and reads no limit: its gate needs
+    # ten sessions).
+    monkeypatch.setenv("SOBA_BENCH_CORPUS_LIMIT", "1")
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     client = NotebookClient(notebook, km=kernel, timeout=300, resources={"metadata": {}})
     client.execute()  # raises CellExecutionError on the first failing cell
@@ -85,6 +93,12 @@ def test_notebook_executes_and_draws_its_figures(name, kernel, tmp_path, monkeyp
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(images) >= FIGURES[name]
     assert (tmp_path / "results" / name).is_dir()  # the sweep went where it was told
+    replayed = [  # sessions per job (sessions.jsonl: one line per session replayed)
+        len((job / "sessions.jsonl").read_text().splitlines())
+        for job in (tmp_path / "results" / name).iterdir()
+        if (job / "run.json").is_file()
+    ]
+    assert replayed and set(replayed) == {LIMITED.get(name, 10)}, replayed
     text = "".join(o.get("text", "") + o.get("data", {}).get("text/markdown", "") for o in outputs)
     if name == "prompt_regression":
         assert "exit status of `soba-bench compare`: 1" in text
