@@ -14,12 +14,16 @@ from typing import Any
 # The done-when grid: keepRecentTokens x minSavingsRatio x timeoutMs on the small corpus's first
 # session (440 entries, one compaction whose size differs between the two keepRecentTokens;
 # the whole corpus tells the points apart no better and costs about three times as much).
+# The grid tests a sweep's mechanics (folders, records, resume, launchers): its jobs score no
+# baseline views, which the default scorer adds at every capsule moment (a third of a job's
+# scoring); tests of those views use the default scorer.
 GRID = [
     "engine.keepRecentTokens=8000,16000",
     "engine.minSavingsRatio=0.1,0.25",
     "engine.timeoutMs=5000,15000",
     "corpus=synthetic-small",
     "corpus.limit=1",
+    "scorer.baselines=[]",
 ]
 GRID_JOBS = 8
 # Two of the grid's points (the keepRecentTokens pair, which compact differently), for tests
@@ -32,6 +36,7 @@ SUBGRID = [
     "engine.timeoutMs=5000",
     "corpus=synthetic-small",
     "corpus.limit=1",
+    "scorer.baselines=[]",
 ]
 SUBGRID_JOBS = 2
 

@@ -101,8 +101,8 @@ def test_local_answers_and_verdicts_are_cached_and_replay_without_a_server(repla
         "budget": 400,
         # Generating is most of a local call's time (~10 tokens/s); what is tested is where
         # answers and verdicts go, not how good they are, so short answers will do.
-        "max_answer_tokens": 48,
-        "max_probes": 3,
+        "max_answer_tokens": 24,
+        "max_probes": 2,
         "seed": 1,
     }
     try:
@@ -111,7 +111,7 @@ def test_local_answers_and_verdicts_are_cached_and_replay_without_a_server(repla
         local_server.stop_local_servers()
     moments = {m["generation"] for m in live.probe_moments}
     assert moments == {1, "final"}
-    assert len(live.probes) == 6 and {r["answerSource"] for r in live.probes} == {"model"}
+    assert len(live.probes) == 4 and {r["answerSource"] for r in live.probes} == {"model"}
     assert all(isinstance(r["answer"], str) for r in live.probes)
     judged = [r for r in live.probes if r["mode"] == "judge"]
     assert judged and all(r["score"] is not None or r["error"] for r in judged)
