@@ -27,7 +27,9 @@ from tests.integration.sweeps import (
 
 def test_multirun_writes_one_complete_job_folder_per_value(tmp_path):
     sweep_dir = tmp_path / "dir"
-    done = cli("run", "-m", "engine.keepRecentTokens=8000,20000", f"hydra.sweep.dir={sweep_dir}")
+    # No baseline views (the grid's reason, tests/integration/sweeps.py): a sweep's mechanics.
+    args = ["engine.keepRecentTokens=8000,20000", "scorer.baselines=[]"]
+    done = cli("run", "-m", *args, f"hydra.sweep.dir={sweep_dir}")
     assert done.returncode == 0, done.stderr
     folders = job_dirs(sweep_dir)
     assert len(folders) == 2
