@@ -111,7 +111,8 @@ def run_sweep(
 ) -> dict[str, Path]:
     """One sweep per seed: the base twice (an A/A control), then each chosen defect and
     control."""
-    defects = ",".join(("verbatim", *chosen))
+    # verbatim is the base, run once whether or not it is chosen (its A/A is a folder copy)
+    defects = ",".join(("verbatim", *(d for d in chosen if d != "verbatim")))
     done = cli(
         "run",
         "-m",
