@@ -64,3 +64,10 @@ def test_the_makefile_installs_through_the_lock():
         recipe = makefile.split(f"\n{target}: ", 1)[1].split("\n\n", 1)[0]
         assert "$(COMPILE) soba_bench" in recipe, target
     assert re.search(r"^UV_VERSION := \d+\.\d+\.\d+$", makefile, re.M)
+
+
+def test_the_venv_is_ignored_as_a_link_too():
+    # "venv/" ignores only a directory: a worktree's .venv symlink to another checkout's venv
+    # was once committed that way, and every clean clone then failed to create its own.
+    lines = (ROOT / ".gitignore").read_text().splitlines()
+    assert ".venv" in lines

@@ -84,7 +84,7 @@ def ray_cluster():
     finally:
         head.send_signal(signal.SIGINT)  # `ray start --block` stops its processes on Ctrl-C
         try:
-            head.wait(timeout=15)
+            head.wait(timeout=5)
         except subprocess.TimeoutExpired:
             # A clean-clone CI run saw it ignore Ctrl-C for the whole minute it was given:
             # its session (head, raylet, GCS, workers) is ours alone, so end it at once.
