@@ -94,7 +94,7 @@ def test_a_planted_stale_decision_scores_worse_on_staleness():
 
 
 def test_failure_detectors_fire_on_the_blocker_deadlock_and_stay_silent_when_fixed():
-    session, truth = generated(1500, seed=1, blockers_per_1k=10.0, exit_code_share=0.0)
+    session, truth = generated(1000, seed=1, blockers_per_1k=10.0, exit_code_share=0.0)
     config = build_engine_config(SMALL_WINDOW)
     shipped = replay_session(session, config)
     fixed = replay_session(session, config, ReplayOptions(variant=FIXED))
