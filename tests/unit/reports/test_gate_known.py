@@ -19,7 +19,7 @@ GATED = ["availability", "refused_requests"]
 # Blocker-heavy sessions without exit codes: SOBA's blocker cap deadlocks on them.
 SATURATING = {"blockers_per_1k": 10.0, "exit_code_share": 0.0}
 # Long enough to saturate the cap many times (seed 1: about 85 fewer refused requests per
-# session with the fix, availability +0.25); 1,500 showed the same at 1.7 times the cost.
+# session with the fix, availability +0.25); 1,500 gave the same verdicts at 1.7 times the cost.
 ENTRIES = 1000
 
 
