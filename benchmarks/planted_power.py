@@ -123,7 +123,8 @@ def run_sweep(
         *engine,
         f"variant={variant}",
         # `compare` reads each job's own views: the baseline strategies' views the default
-        # scorer adds at every capsule moment change no delta and were about 40 % of a seed.
+        # scorer adds at every capsule moment change no delta (about 40 % of the CPU of the
+        # compare test's jobs; a seed's time not re-measured).
         "scorer.baselines=[]",
         f"hydra.sweep.dir={sweep}",
         "hydra/launcher=basic",
