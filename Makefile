@@ -15,18 +15,22 @@ ifeq ($(INSTALLER),pip)
 INSTALL := $(BIN)/python -m pip install --quiet
 INSTALLER_BIN :=
 else ifeq ($(INSTALLER),uv)
-INSTALL := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
+INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 INSTALLER_BIN := $(BIN)/uv
 else
 $(error INSTALLER must be uv or pip, not '$(INSTALLER)')
 endif
-# Bytecode is compiled at install time (pip does by default, uv with --compile-bytecode) and
-# for the project's own sources before a run (COMPILE): where PYTHONDONTWRITEBYTECODE is set,
-# as on the CI machine, Python never writes .pyc files itself, so without them every process
-# the suite starts (CLI runs, sweep workers, notebook kernels) compiled pandas, Hydra,
-# matplotlib and the rest from source again: about 3 s per process, and a clean clone's
-# `make test` took 22.6 min instead of 17.8 (measured 2026-12-05, README "Measured").
-COMPILE := $(BIN)/python -m compileall -q -j 0
+# Python writes a module's bytecode (.pyc) the first time it imports it, and later processes
+# load that instead of compiling the source again. Where PYTHONDONTWRITEBYTECODE is set, as on
+# the CI machine, it never writes one, and every process the suite starts (CLI runs, sweep
+# workers, notebook kernels) compiled pandas, Hydra, matplotlib and the rest anew: about 3 s
+# each, and a clean clone's `make test` took 22.6 min instead of 17.8 (measured 2026-12-05).
+# The recipes below clear it for what they run (an empty value counts as unset), so each
+# imported module is compiled once, into ./.venv or the checkout's __pycache__ folders.
+# Compiling every installed file at install time instead (uv's --compile-bytecode, as before)
+# made a clean clone's install 36 s longer (50.6 s against 14.4 s, measured 2026-12-05): about
+# 15,000 files, most of them never imported.
+WRITE_PYC := PYTHONDONTWRITEBYTECODE=
 # The suite runs on two worker processes (pytest-xdist; CI's machine has two cores). Tests that
 # share a costly module or session fixture stay on one worker (tests/conftest.py groups them).
 # `make test XDIST=` runs it in one process. --durations lists the 25 slowest (CI time budget).
@@ -53,26 +57,25 @@ $(VENV)/.test-deps: pyproject.toml $(LOCK) | $(BIN)/python $(INSTALLER_BIN)
 
 ## Install and run the main job on the embedded default corpus (no network, no API key).
 run: $(VENV)/.run-deps
-	$(COMPILE) soba_bench
-	$(BIN)/soba-bench main-job
+	$(WRITE_PYC) $(BIN)/soba-bench main-job
 
-## Install the test dependencies and run the whole suite (lint included, every tier).
-## pytest exits 5 when it collected no tests: that is a failure here, not a pass.
-test: $(VENV)/.test-deps typecheck
-	$(COMPILE) soba_bench tests benchmarks
-	$(BIN)/python -m pytest $(XDIST) -m "slow or not slow" ; rc=$$?; \
+## Install the test dependencies and run the whole suite (every tier; the type checker over the
+## whole package is one of its tests, tests/test_typecheck.py, so it runs beside the others
+## instead of before them). pytest exits 5 when it collected no tests: a failure here, not a pass.
+test: $(VENV)/.test-deps
+	$(WRITE_PYC) $(BIN)/python -m pytest $(XDIST) -m "slow or not slow" ; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 ## The contributors' inner loop: everything but the slow tiers.
 fast: $(VENV)/.test-deps
-	$(COMPILE) soba_bench tests benchmarks
-	$(BIN)/python -m pytest $(XDIST) -m "not slow"
+	$(WRITE_PYC) $(BIN)/python -m pytest $(XDIST) -m "not slow"
 
 lint: $(VENV)/.test-deps typecheck
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
 ## The type checker over the whole package ([tool.mypy] in pyproject.toml: strict on the core
-## stages). Any error fails the target, and with it `make test`, `make lint` and CI.
+## stages). Any error fails the target, and with it `make lint`; `make test` (CI) runs the same
+## command as a test.
 typecheck: $(VENV)/.test-deps
 	$(BIN)/python -m mypy
 

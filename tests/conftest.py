@@ -111,6 +111,7 @@ START_FIRST = (
     "tests/integration/test_cli_compare.py",
     "tests/integration/test_notebooks.py",
     "tests/integration/test_main_job.py",
+    "tests/test_typecheck.py",  # mypy over the whole package (make test runs it here)
 )
 
 

@@ -1,6 +1,7 @@
 """Serve a local GGUF model on 127.0.0.1 with an OpenAI-compatible API, until Ctrl-C.
 
-  soba-bench serve-model [--model NAME] [--port P] [--ctx N] [--threads N] [--url-file F]
+  soba-bench serve-model [--model NAME] [--port P] [--ctx N] [--threads N] [--batch N]
+                        [--url-file F]
 
 The model comes from an installed package (the local-llm extra; nothing is downloaded): its
 parts are joined once into ~/.cache/soba-bench/models (or $SOBA_BENCH_MODEL_DIR) and checked
@@ -31,6 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ctx", type=int, default=ServerOptions.n_ctx, help="context tokens")
     parser.add_argument("--threads", type=int, help="CPU threads (default: all available)")
     parser.add_argument("--parallel", type=int, default=1, help="concurrent request slots")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=ServerOptions.batch,
+        help="prompt tokens per decoding step (a cancelled request stops between steps)",
+    )
     parser.add_argument("--url-file", type=Path, help="write the server's URLs here when ready")
     parser.add_argument(
         "--exit-with-parent", action="store_true", help="stop when the starting process exits"
@@ -39,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     LOCAL_MODELS.get(args.model)  # unknown names list the valid ones
-    options = ServerOptions(args.model, args.port, args.ctx, args.threads, args.parallel)
+    options = ServerOptions(
+        args.model, args.port, args.ctx, args.threads, args.parallel, args.batch
+    )
     serve(options, args.url_file, exit_with_parent=args.exit_with_parent)
     return 0

@@ -43,12 +43,16 @@ class ServerOptions:
     n_ctx: int = 16_384  # SOBA's prompts for a 150-entry span reach ~10k tokens
     threads: int | None = None  # None: every core the process may use
     parallel: int = 1  # one slot: summaries are sequential within a replay
+    # Prompt tokens per decoding step. The server notices a cancelled request (its client gone:
+    # an abandoned timeout) only between steps, so this bounds how long an abandoned prompt
+    # keeps a core busy; 512-token steps bound it to seconds instead of half a minute.
+    batch: int = 512
 
     def args(self) -> list[str]:
         out = ["--model", self.model, "--port", str(self.port), "--ctx", str(self.n_ctx)]
         if self.threads is not None:
             out += ["--threads", str(self.threads)]
-        return [*out, "--parallel", str(self.parallel)]
+        return [*out, "--parallel", str(self.parallel), "--batch", str(self.batch)]
 
 
 # llama.cpp's threads meet at a barrier after every layer, so one thread descheduled by
@@ -91,9 +95,7 @@ def start_in_process(options: ServerOptions) -> Any:
     params.port = options.port
     params.n_ctx = options.n_ctx
     params.n_parallel = options.parallel
-    # The server notices a cancelled request (client gone: an abandoned timeout) only between
-    # prompt batches; 512-token batches bound that to seconds instead of half a minute.
-    params.n_batch = 512
+    params.n_batch = options.batch  # ServerOptions.batch says why it is bounded
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = _threads(options.threads)
     params.ui = False
     params.offline = True  # never fetch anything

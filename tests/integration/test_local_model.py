@@ -29,7 +29,7 @@ from soba_bench.engine import outcome as O
 from soba_bench.engine.config import build_engine_config
 from soba_bench.models import local_server
 from soba_bench.models.cache import ResponseCache
-from soba_bench.models.local_server import LocalServer
+from soba_bench.models.local_server import LocalServer, ServerOptions
 from soba_bench.replay.simulator import replay_session
 from soba_bench.session.model import Session
 from soba_bench.summarizers import build_summarizer
@@ -152,7 +152,9 @@ def test_recorded_latency_reproduces_a_timeout_on_the_virtual_clock(recorded, se
 
 
 def test_real_clock_timeout_abandons_the_live_call(session, tmp_path: Path):
-    with LocalServer() as server:
+    # 64-token prompt steps: the server notices the abandoned request within one step (a few
+    # seconds) instead of after the default 512 tokens (about 25 s on a shared core).
+    with LocalServer(ServerOptions(batch=64)) as server:
         spec = build_summarizer("local", base_url=server.base_url, cache="off", clock="real")
         trace = replay_session(session, config(timeoutMs=50), chain=spec.chain, clock=spec.clock)
         attempts = [a for a in trace.attempts if a["strategy"] is not None]

@@ -2,8 +2,8 @@
 whole process group, several times over, and separately a single launcher worker), then run
 again. The result must equal an uninterrupted sweep's (every job's totals and attempt rows),
 with no lost or duplicated rows, no temporary or partial file left, and every job folder either
-complete or absent. Extends tests/integration/test_cli_sweep.py (one kill, at the first
-finished job)."""
+complete or absent, and the jobs finished before the last kill reused by the resume, not
+redone."""
 
 from __future__ import annotations
 
@@ -131,10 +131,20 @@ def test_sweep_killed_at_random_points_resumes_to_identical_results(reference, t
             kills += 1
             cut_short += finished(sweep_dir) < JOBS
     assert cut_short >= 1, "no kill landed mid-sweep"
+    before = {
+        d.name: (d / "run.json").read_bytes()
+        for d in job_dirs(sweep_dir)
+        if (d / "run.json").is_file()
+    }
     done = cli("run", "-m", *GRID, f"hydra.sweep.dir={sweep_dir}")
     assert done.returncode == 0, done.stderr
     assert results(sweep_dir) == reference
     assert_clean(sweep_dir)
+    # Jobs finished before the last kill were reused, byte for byte; only the others ran.
+    for name, payload in before.items():
+        assert (sweep_dir / name / "run.json").read_bytes() == payload
+    assert done.stdout.count("[reused]") == len(before)
+    assert done.stdout.count("[complete]") == JOBS - len(before)
     tally("crash and resume", "sweep kills (SIGKILL to the process group)", kills)
     tally("crash and resume", "kills that left the sweep unfinished", cut_short)
     tally("crash and resume", "resumed sweeps identical", 1)
