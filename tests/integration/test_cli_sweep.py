@@ -21,8 +21,13 @@ from tests.integration.sweeps import (
 
 def test_multirun_writes_one_complete_job_folder_per_value(tmp_path):
     sweep_dir = tmp_path / "dir"
-    # No baseline views (the grid's reason, tests/integration/sweeps.py): a sweep's mechanics.
-    args = ["engine.keepRecentTokens=8000,20000", "scorer.baselines=[]"]
+    # No baseline views (the grid's reason, tests/integration/sweeps.py): a sweep's mechanics,
+    # on the default corpus (both bundled corpora), one session of each.
+    args = [
+        "engine.keepRecentTokens=8000,20000",
+        "scorer.baselines=[]",
+        "corpus.select=[soba-conformance/cc1-default,synthetic-small/synthetic-s7-000]",
+    ]
     done = cli("run", "-m", *args, f"hydra.sweep.dir={sweep_dir}")
     assert done.returncode == 0, done.stderr
     folders = job_dirs(sweep_dir)
@@ -32,6 +37,7 @@ def test_multirun_writes_one_complete_job_folder_per_value(tmp_path):
     for record in records(sweep_dir):
         assert record["status"] == "complete"
         assert [c["name"] for c in record["corpora"]] == ["soba-conformance", "synthetic-small"]
+        assert [c["sessions"] for c in record["corpora"]] == [1, 1]
         assert record["job"]["multirun"] is True
     for folder in folders:
         assert (folder / ".hydra" / "config.yaml").is_file()
