@@ -28,8 +28,8 @@ endif
 # The recipes below clear it for what they run (an empty value counts as unset), so each
 # imported module is compiled once, into ./.venv or the checkout's __pycache__ folders.
 # Compiling every installed file at install time instead (uv's --compile-bytecode, as before)
-# made a clean clone's install 36 s longer (50.6 s against 14.4 s, measured 2026-12-05): about
-# 15,000 files, most of them never imported.
+# made installing the test extra into a new venv 36 s longer (50.6 s against 14.4 s, measured
+# 2026-12-05): about 15,000 files, most of them never imported.
 WRITE_PYC := PYTHONDONTWRITEBYTECODE=
 # The suite runs on two worker processes (pytest-xdist; CI's machine has two cores). Tests that
 # share a costly module or session fixture stay on one worker (tests/conftest.py groups them).

@@ -45,7 +45,8 @@ class ServerOptions:
     parallel: int = 1  # one slot: summaries are sequential within a replay
     # Prompt tokens per decoding step. The server notices a cancelled request (its client gone:
     # an abandoned timeout) only between steps, so this bounds how long an abandoned prompt
-    # keeps a core busy; 512-token steps bound it to seconds instead of half a minute.
+    # keeps a core busy: a 512-token step took about 20 s on one shared core of the 2-core
+    # machine, a 64-token one a few seconds (tests/integration/test_local_model.py).
     batch: int = 512
 
     def args(self) -> list[str]:
