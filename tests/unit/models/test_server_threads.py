@@ -27,3 +27,19 @@ def test_a_bad_count_is_refused_naming_the_variable(monkeypatch, raw):
     monkeypatch.setenv(THREADS_ENV, raw)
     with pytest.raises(ConfigError, match=f"{THREADS_ENV}: value '{raw}'"):
         local_server._threads(None)
+
+
+def test_the_prompt_step_reaches_the_server_process():
+    # LocalServer starts `serve-model` with these arguments; its parser must give the step
+    # back to ServerOptions (the real-clock test in tests/integration/test_local_model.py
+    # relies on 64-token steps to end an abandoned prompt within seconds).
+    import argparse
+
+    from soba_bench.cli import serve_model_cmd
+
+    args = ServerOptions(batch=64).args()
+    assert args[args.index("--batch") + 1] == "64"
+    parser = argparse.ArgumentParser()
+    serve_model_cmd.add_arguments(parser)
+    parsed = parser.parse_args(args)
+    assert parsed.batch == 64 and ServerOptions().batch == 512
