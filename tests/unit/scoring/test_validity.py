@@ -13,7 +13,7 @@ from soba_bench.engine.config import build_engine_config
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.simulator import replay_session
 from soba_bench.scoring.retention import score_view, summarize
-from soba_bench.scoring.session import score_replay
+from soba_bench.scoring.session import ScoreConfig, score_replay
 from soba_bench.scoring.timeline import Lifecycle, Timeline
 from soba_bench.scoring.views import capsule_view
 from soba_bench.session import entries as E
@@ -25,6 +25,10 @@ pytestmark = pytest.mark.xdist_group("scoring-validity")
 
 SEEDS = (1, 2, 3)
 FIXED = "soba-0.6.14+newest-blockers"
+# Each test reads one scorer's output, so only that scorer runs (the others' cost, mostly
+# availability at every request and the observation-masking view, bought nothing here).
+RETENTION = ScoreConfig(scorers=("retention",), baselines=("none", "truncation"))
+DETECTORS = ScoreConfig(scorers=("failure_modes",))
 
 
 @cache
@@ -36,7 +40,7 @@ def scored(seed: int, variant: str = FIXED):
     return (
         trace,
         truth,
-        score_replay(f"s{seed}", trace.entries, truth, barriers=trace.check_lines()),
+        score_replay(f"s{seed}", trace.entries, truth, RETENTION, barriers=trace.check_lines()),
     )
 
 
@@ -98,8 +102,12 @@ def test_failure_detectors_fire_on_the_blocker_deadlock_and_stay_silent_when_fix
     config = build_engine_config(SMALL_WINDOW)
     shipped = replay_session(session, config)
     fixed = replay_session(session, config, ReplayOptions(variant=FIXED))
-    shipped_scores = score_replay("shipped", shipped.entries, truth, barriers=shipped.check_lines())
-    fixed_scores = score_replay("fixed", fixed.entries, truth, barriers=fixed.check_lines())
+    shipped_scores = score_replay(
+        "shipped", shipped.entries, truth, DETECTORS, barriers=shipped.check_lines()
+    )
+    fixed_scores = score_replay(
+        "fixed", fixed.entries, truth, DETECTORS, barriers=fixed.check_lines()
+    )
 
     def refused(trace):
         return trace.summary()["blockedRequests"]
@@ -127,7 +135,7 @@ def test_failure_detectors_stay_silent_on_a_clean_replay():
     session, truth = generated(1200, seed=3, exit_code_share=0.0)
     trace = replay_session(session, build_engine_config(WINDOW_64K), ReplayOptions(variant=FIXED))
     assert trace.capsules and trace.summary()["blockedRequests"] == 0
-    scores = score_replay("clean", trace.entries, truth, barriers=trace.check_lines())
+    scores = score_replay("clean", trace.entries, truth, DETECTORS, barriers=trace.check_lines())
     barrier_detectors = {
         "blocked_forever",
         "compaction_loop",
@@ -140,5 +148,5 @@ def test_failure_detectors_stay_silent_on_a_clean_replay():
 
 def test_scores_are_deterministic():
     trace, truth, first = scored(2)
-    again = score_replay("s2", trace.entries, truth, barriers=trace.check_lines())
+    again = score_replay("s2", trace.entries, truth, RETENTION, barriers=trace.check_lines())
     assert again.summaries == first.summaries and again.rows == first.rows
