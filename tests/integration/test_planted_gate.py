@@ -76,7 +76,7 @@ def _sweep(corpus: Path, sweep: Path, defects: tuple[str, ...], scorers: list[st
         *scorers,
         f"hydra.sweep.dir={sweep}",
         "hydra/launcher=basic",
-        timeout=1800,  # seven jobs in one sweep; a loaded CI machine needs more than the default
+        timeout=1800,  # up to seven jobs; a loaded CI machine needs more than the default
     )
     assert done.returncode == 0, done.stderr
     jobs = {}
