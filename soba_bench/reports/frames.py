@@ -190,6 +190,7 @@ def load_runs(path: str | Path) -> RunSet:
         attempts.append(_table(item, job_id, "attempts", notes))
         barriers.append(_table(item, job_id, "barriers", notes))
         score_frame, scorers = read_scores(item.folder, item.record, names)
+        row["scorers"] = ",".join(scorers) or None  # what the tables hold, after any re-score
         if not scorers:
             notes.append(f"{job_id}: scores not recorded (scorer none or no scores/)")
         score_frame.insert(0, "job_id", job_id)

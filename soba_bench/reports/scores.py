@@ -16,6 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from soba_bench.runs.layout import RunLayout
+from soba_bench.runs.record import load_scored
 from soba_bench.runs.tables import check_row, load_table
 from soba_bench.scoring.retention import NOISE_KINDS
 
@@ -287,12 +289,22 @@ def _outcomes(scores_dir: Path) -> list[dict[str, Any]]:
 def read_scores(
     folder: Path, record: dict[str, Any], sessions: list[str]
 ) -> tuple[pd.DataFrame, list[str]]:
-    """The tidy score frame of one job folder, and the scorers it ran ([] when none)."""
+    """The tidy score frame of one job folder, and the scorers its tables hold ([] when none).
+
+    ``scores/scored.json`` says which scorers wrote the tables (the job's, or a later
+    ``soba-bench score``'s); a folder without one (written before it existed, or by a write
+    cut short) falls back to the scorers and detectors the run record lists."""
     scores_dir = folder / "scores"
-    scorer_cfg = (record.get("resolvedConfig") or {}).get("scorer") or {}
-    scorers = list(scorer_cfg.get("scorers") or [])
     if not scores_dir.is_dir():
         return empty_scores(), []
+    scored_path = RunLayout(folder).scored()
+    if scored_path.exists():
+        scored = load_scored(scored_path)
+        scorers, detectors = list(scored.scorers), list(scored.detectors)
+    else:
+        scorer_cfg = (record.get("resolvedConfig") or {}).get("scorer") or {}
+        scorers = list(scorer_cfg.get("scorers") or [])
+        detectors = list(((record.get("scoring") or {}).get("findings") or {}).keys())
     if not scorers:  # an older record: what the files show
         scorers = [
             name
@@ -313,7 +325,6 @@ def read_scores(
     if "soba_quality" in scorers:
         rows += _quality(scores_dir)
     if "failure_modes" in scorers:
-        detectors = list(((record.get("scoring") or {}).get("findings") or {}).keys())
         label = record.get("strategy") or "soba"  # the detectors look at the job's replay
         rows += _failure_modes(scores_dir, sessions, detectors, label)
     return _tidy(rows), scorers

@@ -78,6 +78,10 @@ class RunLayout:
     def scores(self, table: str, scores_dir: Path | None = None) -> Path:
         return (scores_dir or self.root / "scores") / f"{table}.jsonl"
 
+    def scored(self, scores_dir: Path | None = None) -> Path:
+        """Which scorers the score tables beside it hold (:class:`ScoredTables`)."""
+        return (scores_dir or self.root / "scores") / "scored.json"
+
     def output_paths(self, names: list[str]) -> dict[Path, str]:
         """Every file a job writes per session name; raises when two names map to one path
         (the second would silently overwrite the first's replay, barriers and capsules)."""

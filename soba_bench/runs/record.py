@@ -11,7 +11,9 @@ a report with a ``KeyError`` or ``AttributeError``. The parsed JSON stays availa
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -420,3 +422,103 @@ class ReusedPointer:
                 expected="the path of the complete run.json it reuses",
             )
         return cls(Path(path), _check(data, "jobKey", "string", Path(path)), Path(record))
+
+
+# scores/scored.json: written by whoever wrote the score tables beside it (the job, or a later
+# 'soba-bench score'), so a reader knows which tables hold scores. The run record cannot say:
+# it lists the scorers the job ran, and a re-score with other scorers leaves it unchanged.
+SCORED_SCHEMA_VERSION = 1
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class ScoredTables:
+    """``scores/scored.json``: the scorers whose tables were written, the failure-mode
+    detectors that ran (a silent detector is a 0, a detector that did not run is missing),
+    and each table's sha256.
+
+    It is written after the tables, so a re-score cut short (killed between two tables)
+    leaves the previous list beside newer tables: the digests let a reader see that
+    instead of mixing two scorings."""
+
+    path: Path
+    scorers: tuple[str, ...]
+    detectors: tuple[str, ...]
+    tables: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schemaVersion": SCORED_SCHEMA_VERSION,
+            "scorers": list(self.scorers),
+            "detectors": list(self.detectors),
+            "tables": dict(sorted(self.tables.items())),
+        }
+
+    def check_tables(self) -> None:
+        """Raise unless every listed table is the file that was written."""
+        for name, digest in self.tables.items():
+            table = self.path.parent / name
+            try:
+                actual = hashlib.sha256(table.read_bytes()).hexdigest()
+            except OSError as exc:
+                actual = f"unreadable ({exc.strerror or exc})"
+            if actual != digest:
+                raise InputError(
+                    "score table is not the one scores/scored.json lists (changed after "
+                    "scoring, or a scoring cut short); run 'soba-bench score' on the run again",
+                    path=str(table),
+                    field=f"tables.{name}",
+                    value=actual,
+                    has_value=True,
+                    expected=f"sha256 {digest}",
+                )
+
+    @classmethod
+    def parse(cls, data: dict[str, Any], path: Path) -> ScoredTables:
+        version = _check(data, "schemaVersion", "integer", path, required=True)
+        if version != SCORED_SCHEMA_VERSION:
+            raise InputError(
+                "score list from another soba-bench version; score the run again",
+                path=str(path),
+                field="schemaVersion",
+                value=version,
+                has_value=True,
+                expected=f"schema version {SCORED_SCHEMA_VERSION}",
+            )
+        _check(data, "scorers", "array", path, required=True)
+        tables = _check(data, "tables", "object", path, required=True)
+        for name, digest in tables.items():
+            # A bare file name: the list must not point a reader outside scores/.
+            if "/" in name or "\\" in name or name in ("", ".", ".."):
+                raise InputError(
+                    "not a table file name",
+                    path=str(path),
+                    field="tables",
+                    value=name,
+                    has_value=True,
+                    expected="a file name like 'rows.jsonl'",
+                )
+            if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+                raise InputError(
+                    "not a sha256",
+                    path=str(path),
+                    field=f"tables.{name}",
+                    value=digest,
+                    has_value=True,
+                    expected="64 lowercase hex digits",
+                )
+        return cls(
+            path=path,
+            scorers=_strings(data, "scorers", path),
+            detectors=_strings(data, "detectors", path),
+            tables=dict(tables),
+        )
+
+
+def load_scored(path: Path) -> ScoredTables:
+    """Read and validate a ``scores/scored.json``, and check the tables it lists."""
+    scored = ScoredTables.parse(
+        read_json_object(Path(path), "score list (scores/scored.json)"), Path(path)
+    )
+    scored.check_tables()
+    return scored

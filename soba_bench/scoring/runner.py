@@ -4,12 +4,14 @@ capsules with new scorers: no replay, no model call)."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth, read_truth, truth_path
 from soba_bench.jsonio import read_jsonl
-from soba_bench.runs.layout import RunLayout, write_jsonl
+from soba_bench.runs.layout import RunLayout, write_json, write_jsonl
+from soba_bench.runs.record import ScoredTables
 from soba_bench.scoring import embeddings
 from soba_bench.scoring.aggregate import (
     availability_summary,
@@ -33,8 +35,11 @@ def write_scores(
     all_scores: list[SessionScores],
     seed: int = 0,
     scores_dir: Path | None = None,
+    *,
+    scorers: tuple[str, ...],
 ) -> dict[str, Any]:
-    """Write every score table; return the corpus-level summary for the run record."""
+    """Write every score table, then the list of scorers they hold with each table's
+    sha256; return the corpus-level summary for the run record."""
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
     }
@@ -57,14 +62,20 @@ def write_scores(
     corpus = corpus_table(tables["sessions"], seed=seed)
     probes = probe_corpus_table(probe_sessions, seed=seed)
     tables["sessions"] += probe_sessions
+    digests = {}
     for name, rows in {**tables, "corpus": corpus + probes}.items():
-        write_jsonl(layout.scores(name, scores_dir), rows)
+        path = layout.scores(name, scores_dir)
+        write_jsonl(path, rows)
+        digests[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    findings = findings_table(all_scores)
+    scored = ScoredTables(layout.scored(scores_dir), tuple(scorers), tuple(findings), digests)
+    write_json(scored.path, scored.to_json())
     return {
         "availability": availability_summary(tables["availability"], seed=seed),
         "outcomes": outcome_totals(tables["outcomes"]),
         "corpus": corpus,
         "probes": probes,
-        "findings": findings_table(all_scores),
+        "findings": findings,
         "scoredSessions": len(all_scores),
         "withTruth": sum(1 for s in all_scores if s.summaries or s.quality),
     }
@@ -89,4 +100,5 @@ def score_run(
         truth = truth_for(source) if source is not None else None
         all_scores.append(score_replay(name, replayed, truth, config, barriers))
     embeddings.flush_store()
-    return write_scores(layout, all_scores, record.seed or 0, scores_dir)
+    scorers = (config or ScoreConfig()).scorers
+    return write_scores(layout, all_scores, record.seed or 0, scores_dir, scorers=scorers)

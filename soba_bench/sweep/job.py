@@ -271,7 +271,11 @@ def _execute(
     bar.close()
     totals = {n: sum(r[n] for r in rows) for n in console.TOTAL_COLUMNS}
     tick = time.perf_counter()
-    scoring = write_scores(layout, all_scores, spec.options.seed) if all_scores else None
+    scoring = (
+        write_scores(layout, all_scores, spec.options.seed, scorers=spec.score.scorers)
+        if all_scores and spec.score is not None
+        else None
+    )
     write_jsonl(layout.events, events)
     write_parquet(layout.table("attempts"), attempts)
     write_parquet(layout.table("barriers"), barriers)

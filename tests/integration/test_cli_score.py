@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import soba_bench.replay.simulator as simulator
 from soba_bench.cli.main import main
+from soba_bench.errors import InputError
+from soba_bench.reports.frames import load_runs
 from tests.builders import REPO
 
 SYNTHETIC = REPO / "corpora" / "synthetic-small"
@@ -57,8 +61,11 @@ def test_run_scores_and_score_rescores_without_replaying(tmp_path, capsys, monke
 
 
 def test_score_with_one_scorer_and_bad_input(tmp_path, capsys):
-    assert main(["run", "--corpus", str(SYNTHETIC), "--results", str(tmp_path)]) == 0
-    (run_dir,) = tmp_path.iterdir()
+    results = tmp_path / "r"
+    # The job scores outcomes only; the re-scores below add what it did not run.
+    args = ["run", "--corpus", str(SYNTHETIC), "--results", str(results)]
+    assert main([*args, "scorer.scorers=[outcomes]"]) == 0
+    (run_dir,) = results.iterdir()
     capsys.readouterr()
     assert (
         main(
@@ -81,3 +88,48 @@ def test_score_with_one_scorer_and_bad_input(tmp_path, capsys):
     assert main(["score", str(run_dir), "--scorer", "bogus"]) == 2
     valid = "valid names: availability, failure_modes, outcomes, probes, retention, soba_quality"
     assert valid in capsys.readouterr().err
+
+
+def scorers_read(run_dir):
+    runs = load_runs(run_dir)
+    return runs.jobs["scorers"].item(), set(runs.scores["scorer"])
+
+
+def test_a_re_score_is_what_report_and_compare_read(tmp_path, capsys):
+    """``score --scorer X`` in place: readers see X's tables, also when the job did not run X,
+    and no longer read the tables of the scorers the job ran."""
+    results = tmp_path / "r"
+    args = ["run", "--corpus", str(SYNTHETIC), "--results", str(results), "--limit", "1"]
+    assert main([*args, "scorer.scorers=[outcomes]"]) == 0
+    (run_dir,) = results.iterdir()
+    assert scorers_read(run_dir) == ("outcomes", {"outcomes"})
+    again = ["score", str(run_dir), "--scorer", "failure_modes", "--scorer", "retention"]
+    assert main(again) == 0
+    assert scorers_read(run_dir) == ("failure_modes,retention", {"failure_modes", "retention"})
+    runs = load_runs(run_dir)
+    fired = runs.scores.query("scorer == 'failure_modes'")
+    assert "blocked_forever" in set(fired["kind"])  # the detectors the re-score ran
+    assert not runs.scores.query("scorer == 'retention' and metric == 'recall'").empty
+
+    # A table that is not the one written with the list (a re-score killed between two
+    # tables leaves newer tables beside the older list) is refused, not mixed in.
+    rows = run_dir / "scores" / "rows.jsonl"
+    kept = rows.read_bytes()
+    rows.write_bytes(kept[: len(kept) // 2])
+    with pytest.raises(InputError, match=r"not the one scores/scored\.json lists"):
+        load_runs(run_dir)
+    rows.write_bytes(kept)
+
+    # A run folder from before scored.json: the run record's scorers, as before.
+    (run_dir / "scores" / "scored.json").unlink()
+    assert scorers_read(run_dir)[0] == "outcomes"
+
+    # A damaged list is named by file and field, and the CLI exits 2.
+    (run_dir / "scores" / "scored.json").write_text('{"schemaVersion": 1, "scorers": "retention"}')
+    with pytest.raises(InputError, match="scorers") as caught:
+        load_runs(run_dir)
+    assert "scored.json" in str(caught.value)
+    capsys.readouterr()
+    assert main(["report", str(run_dir)]) == 2
+    err = capsys.readouterr().err
+    assert "scored.json" in err and "Traceback" not in err

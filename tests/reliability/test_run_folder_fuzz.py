@@ -65,6 +65,7 @@ def targets(folder: Path) -> list[str]:
     """The files of a run folder a reader may open, relative to it."""
     names = ["run.json", "sessions.jsonl", "tables/attempts.parquet", "tables/barriers.parquet"]
     names += sorted(str(p.relative_to(folder)) for p in (folder / "scores").glob("*.jsonl"))
+    names += ["scores/scored.json"]
     names += sorted(str(p.relative_to(folder)) for p in (folder / "barriers").rglob("*.gz"))
     names += sorted(str(p.relative_to(folder)) for p in (folder / "replays").rglob("*.gz"))
     return names
