@@ -1114,3 +1114,413 @@ FRESH3_FILES = (
     ("src/markdown/sanitize.ts", "src/markdown/sanitize.js"),
     ("db/migrations/0012_carts.sql", "db/migrations/0012_cart.sql"),
 )
+# ---------------------------------------------------------------------------------------------
+# Fresh-4 bank: written from scratch by a separate helper session that had not read the
+# matcher's code, any measured figures or any error analysis (push-notification quiet hours,
+# stock reservation, video transcoding to HLS, editor autosave, newsletter unsubscribe links,
+# right-to-left locales, ticket QR check-in, offline articles, account lockout, API-key
+# rotation, cookie consent, connection pools, customer-list export, GPL licences, loyalty
+# points, chat read receipts, shipping labels, exchange rates, gRPC, sign-up CAPTCHA, seat
+# proration, mobile deep links, a podcast feed, Vault secrets, table keyboard navigation,
+# push batches, HTTP/2, Android support). Negations are explicit and implicit in about equal
+# parts; the tail items use their own speaker lead-ins.
+FRESH4_PROSE = (
+    dict(
+        kind="goal",
+        fact="Hold back push notifications during each user's quiet hours",
+        para=(
+            "Push notifications should not be delivered while a user is inside their quiet hours",
+            "Keep push notifications from going out during a user's quiet hours",
+        ),
+        neg="Push notifications go out immediately, even in the middle of a user's quiet hours",
+        wrong="Hold back marketing emails during each user's quiet hours",
+    ),
+    dict(
+        kind="goal",
+        fact="Reserve a product's stock for 15 minutes while the customer pays",
+        para=(
+            "Hold the product's stock for the customer for 15 minutes during payment",
+            "Stock of a product should be set aside for fifteen minutes while its buyer is paying",
+        ),
+        neg="Stock stays on sale to everyone else while a customer is paying, so it can sell out "
+        "before the payment goes through",
+        wrong="Reserve a hotel room for 15 minutes while the customer pays",
+    ),
+    dict(
+        kind="goal",
+        fact="Transcode uploaded videos into HLS streams at three bitrates",
+        para=(
+            "Uploaded videos should be converted to HLS streams in three bitrates",
+            "convert every video that is uploaded into HLS, producing one stream for each of "
+            "three bitrates",
+        ),
+        neg="Uploaded videos are served as the original file, with no HLS transcoding",
+        wrong="Transcode uploaded audio clips into HLS streams at three bitrates",
+    ),
+    dict(
+        kind="goal",
+        fact="Autosave drafts in the document editor every 30 seconds",
+        para=(
+            "The document editor should save drafts automatically at 30-second intervals",
+            "have the document editor store the current draft by itself every 30 seconds",
+        ),
+        neg="Drafts in the document editor are saved only when the writer clicks Save",
+        wrong="Autosave drafts in the email composer every 30 seconds",
+    ),
+    dict(
+        kind="goal",
+        fact="Add an unsubscribe link to the footer of every newsletter",
+        para=(
+            "Every newsletter should carry a link for unsubscribing in its footer",
+            "include a link to unsubscribe at the bottom of each newsletter, in the footer",
+        ),
+        neg="Newsletters go out without an unsubscribe link in the footer",
+        wrong="Add an unsubscribe link to the footer of every order receipt",
+    ),
+    dict(
+        kind="goal",
+        fact="Support right-to-left layouts for the Arabic and Hebrew locales",
+        para=(
+            "The Arabic and Hebrew locales need the interface laid out from right to left",
+            "make layouts render right to left when the locale is Arabic or Hebrew",
+        ),
+        neg="The layout stays left-to-right even for the Arabic and Hebrew locales",
+        wrong="Support right-to-left layouts for the Persian and Urdu locales",
+    ),
+    dict(
+        kind="goal",
+        fact="Let event organizers check in attendees by scanning a QR code on the ticket",
+        para=(
+            "Organizers of an event should be able to check attendees in by scanning the QR "
+            "code printed on their ticket",
+            "attendees get checked in by the event's organizers, who scan the QR code on each "
+            "ticket",
+        ),
+        neg="Checking in attendees by scanning ticket QR codes was dropped from the scope",
+        wrong="Let venue staff check in attendees by scanning a QR code on the ticket",
+    ),
+    dict(
+        kind="goal",
+        fact="Let the mobile app work offline by caching the last 50 viewed articles",
+        para=(
+            "Cache the 50 most recently viewed articles so the mobile app still works without "
+            "a connection",
+            "the mobile app should keep working offline, with the last 50 articles a user "
+            "viewed stored on the device",
+        ),
+        neg="The mobile app shows nothing but an error screen when there is no network",
+        wrong="Let the desktop app work offline by caching the last 50 viewed articles",
+    ),
+    dict(
+        kind="constraint",
+        fact="Lock an account for 20 minutes after five failed sign-in attempts",
+        para=(
+            "After five unsuccessful sign-ins, the account is locked for 20 minutes",
+            "an account gets locked for twenty minutes once there have been five failed "
+            "attempts to sign in",
+        ),
+        neg="Failed sign-in attempts never lock an account, however many there are",
+        wrong="Lock an account for 20 minutes after five failed password-reset attempts",
+    ),
+    dict(
+        kind="constraint",
+        fact="Every API key must be rotated after 90 days",
+        para=(
+            "No API key may stay in use for longer than 90 days without being rotated",
+            "each API key has to be replaced with a fresh one once it is 90 days old",
+        ),
+        neg="There is no rotation requirement for API keys; they can be used indefinitely",
+        wrong="Every database password must be rotated after 90 days",
+    ),
+    dict(
+        kind="constraint",
+        fact="Load analytics scripts only after the visitor accepts cookies in the consent banner",
+        para=(
+            "Analytics scripts may not load until the visitor has accepted cookies in the "
+            "consent banner",
+            "no analytics script runs before the consent banner has recorded that the visitor "
+            "accepted cookies",
+        ),
+        neg="Analytics scripts load as soon as the page opens, whether or not the visitor "
+        "accepts cookies",
+        wrong="Load chat widget scripts only after the visitor accepts cookies in the consent "
+        "banner",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep the database connection pool at no more than 20 connections per instance",
+        para=(
+            "Each instance may open at most 20 database connections in its pool",
+            "the database pool of an instance is capped at 20 connections",
+        ),
+        neg="Place no upper limit on the database connection pool; an instance may open well "
+        "over 20 connections",
+        wrong="Keep the Redis connection pool at no more than 20 connections per instance",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only administrators may export the customer list",
+        para=(
+            "Exporting the customer list is restricted to administrators",
+            "the customer list can be exported by admins and by nobody else",
+        ),
+        neg="Every signed-in user is allowed to export the customer list",
+        wrong="Only administrators may export the supplier list",
+    ),
+    dict(
+        kind="constraint",
+        fact="Do not ship any third-party package under a GPL license",
+        para=(
+            "Packages released under a GPL license must be kept out of what we ship",
+            "any dependency licensed under the GPL is banned from the shipped product",
+        ),
+        neg="Shipping third-party packages licensed under the GPL is acceptable",
+        wrong="Do not ship any third-party package under an SSPL license",
+    ),
+    dict(
+        kind="constraint",
+        fact="Loyalty points expire twelve months after they are earned",
+        para=(
+            "Loyalty points lapse 12 months after the date they were earned",
+            "a loyalty point remains valid for twelve months from when it was earned, and then "
+            "it expires",
+        ),
+        neg="Loyalty points stay valid forever once they are earned",
+        wrong="Referral credits expire twelve months after they are earned",
+    ),
+    dict(
+        kind="constraint",
+        fact="Chat read receipts must stay off unless the user turns them on",
+        para=(
+            "Read receipts in chat are disabled by default until a user enables them",
+            "users have to opt in before the chat shows read receipts",
+        ),
+        neg="Chat read receipts are on by default, and users who do not want them must opt out",
+        wrong="Chat typing indicators must stay off unless the user turns them on",
+    ),
+    dict(
+        kind="decision",
+        fact="generate shipping labels through the carrier's REST API instead of uploading CSV "
+        "batches",
+        para=(
+            "shipping labels come from calls to the carrier's REST API rather than from "
+            "uploaded CSV batches",
+            "we create shipping labels with the carrier's REST API, not by uploading batches of "
+            "CSV files",
+        ),
+        neg="the carrier's REST API was rejected for generating shipping labels",
+        wrong="generate return labels through the carrier's REST API instead of uploading CSV "
+        "batches",
+        swap="generate shipping labels by uploading CSV batches instead of through the carrier's "
+        "REST API",
+    ),
+    dict(
+        kind="decision",
+        fact="convert prices with the exchange rates of the previous business day",
+        para=(
+            "prices get converted using the previous business day's exchange rates",
+            "currency conversion of prices relies on exchange rates from the business day before",
+        ),
+        neg="prices are converted with live exchange rates instead of the previous business day's",
+        wrong="convert refunds with the exchange rates of the previous business day",
+    ),
+    dict(
+        kind="decision",
+        fact="call the inventory service over gRPC instead of REST",
+        para=(
+            "the inventory service is reached through gRPC rather than REST",
+            "we use gRPC, not REST, for calls to the inventory service",
+        ),
+        neg="we decided to stay on REST for the inventory service and not adopt gRPC",
+        wrong="call the pricing service over gRPC instead of REST",
+        swap="call the inventory service over REST instead of gRPC",
+    ),
+    dict(
+        kind="decision",
+        fact="show the CAPTCHA on the sign-up form only after three failed submissions",
+        para=(
+            "the sign-up form asks for a CAPTCHA only once three submissions have failed",
+            "a CAPTCHA appears on the registration form only after the third failed submission",
+        ),
+        neg="every visitor has to solve a CAPTCHA on the sign-up form, starting with the first "
+        "submission",
+        wrong="show the CAPTCHA on the contact form only after three failed submissions",
+    ),
+    dict(
+        kind="decision",
+        fact="charge added seats pro rata for the remaining days of the billing month",
+        para=(
+            "seats added partway through the month are billed in proportion to the days left "
+            "in the billing month",
+            "an extra seat costs only the part of the monthly price that matches the days "
+            "remaining in the billing month",
+        ),
+        neg="an added seat is charged the full monthly price no matter how many days are left",
+        wrong="charge added storage pro rata for the remaining days of the billing month",
+    ),
+    dict(
+        kind="decision",
+        fact="open mobile deep links in the app when it is installed and in the browser otherwise",
+        para=(
+            "deep links on mobile go to the app if it is installed, and fall back to the "
+            "browser if it is not",
+            "when the app is installed, mobile deep links open there; without it they open in "
+            "the browser",
+        ),
+        neg="mobile deep links always open in the browser, even when the app is installed",
+        wrong="open calendar links in the app when it is installed and in the browser otherwise",
+    ),
+    dict(
+        kind="decision",
+        fact="keep the podcast RSS feed limited to the 100 newest episodes",
+        para=(
+            "the podcast's RSS feed lists only the 100 most recent episodes",
+            "we cap the podcast RSS feed at the latest 100 episodes",
+        ),
+        neg="the podcast RSS feed lists every episode ever published",
+        wrong="keep the video RSS feed limited to the 100 newest episodes",
+    ),
+    dict(
+        kind="decision",
+        fact="store secrets in HashiCorp Vault rather than in environment files",
+        para=(
+            "secrets live in HashiCorp Vault, not in env files",
+            "we keep secrets in HashiCorp Vault; environment files are not used for them",
+        ),
+        neg="secrets stay in environment files; moving them to HashiCorp Vault was ruled out",
+        wrong="store TLS certificates in HashiCorp Vault rather than in environment files",
+        swap="store secrets in environment files rather than in HashiCorp Vault",
+    ),
+    dict(
+        kind="next_step",
+        fact="add keyboard navigation to the data tables in the reporting dashboard",
+        para=(
+            "make the reporting dashboard's data tables usable from the keyboard",
+            "let users move through the data tables of the reporting dashboard with the keyboard",
+        ),
+        neg="leave the data tables in the reporting dashboard usable with the mouse only",
+        wrong="add keyboard navigation to the charts in the reporting dashboard",
+    ),
+    dict(
+        kind="next_step",
+        fact="lower the push notification batch size from 1,000 to 500",
+        para=(
+            "cut the size of push notification batches to 500, down from 1,000",
+            "send push notifications in batches of 500 rather than 1,000",
+        ),
+        neg="leave push notification batches at 1,000 and do not reduce them to 500",
+        wrong="lower the email batch size from 1,000 to 500",
+    ),
+    dict(
+        kind="next_step",
+        fact="purge expired loyalty points with a nightly job",
+        para=(
+            "set up a job that runs every night and removes loyalty points that have expired",
+            "have a nightly job delete the loyalty points that are past their expiry",
+        ),
+        neg="keep expired loyalty points in the database instead of purging them every night",
+        wrong="purge expired gift cards with a nightly job",
+    ),
+    dict(
+        kind="next_step",
+        fact="cover editor autosave with a test that simulates a flaky network",
+        para=(
+            "add a test for the editor's autosave that simulates an unreliable network connection",
+            "write an autosave test for the editor in which the network keeps dropping out",
+        ),
+        neg="do without a flaky-network test for the editor's autosave",
+        wrong="cover editor spellcheck with a test that simulates a flaky network",
+    ),
+    dict(
+        kind="next_step",
+        fact="enable HTTP/2 on the public load balancer",
+        para=(
+            "turn on HTTP/2 for the public load balancer",
+            "the public load balancer should start serving HTTP/2",
+        ),
+        neg="disable HTTP/2 on the public load balancer",
+        wrong="enable HTTP/2 on the internal load balancer",
+    ),
+    dict(
+        kind="next_step",
+        fact="show each API key's last-used time in the admin console",
+        para=(
+            "display in the admin console when each API key was last used",
+            "the admin console should list the time every API key was most recently used",
+        ),
+        neg="hide from the admin console when an API key was last used",
+        wrong="show each webhook's last-used time in the admin console",
+    ),
+    dict(
+        kind="next_step",
+        fact="drop support for Android 8 from the mobile app",
+        para=(
+            "stop supporting Android 8 in the mobile app",
+            "the mobile app should no longer support Android 8",
+        ),
+        neg="keep the mobile app running on Android 8",
+        wrong="drop support for iOS 15 from the mobile app",
+    ),
+)
+FRESH4_BLOCKERS = (
+    (
+        "Error: ffmpeg exited with code 1 while transcoding video 4821 (src/video/transcode.ts)",
+        "Error: ffmpeg exited with code 137 while transcoding video 4821 (src/video/transcode.ts)",
+    ),
+    (
+        "TypeError: Cannot read properties of undefined (reading 'quietHoursStart') "
+        "(src/push/schedule.ts:41:18)",
+        "TypeError: Cannot read properties of undefined (reading 'quietHoursEnd') "
+        "(src/push/schedule.ts:41:18)",
+    ),
+    (
+        "error TS2322: Type 'string' is not assignable to type 'CurrencyCode' "
+        "(src/fx/convert.ts:27:9)",
+        "error TS2322: Type 'string' is not assignable to type 'Currency' (src/fx/convert.ts:27:9)",
+    ),
+    (
+        "error: permission denied for table loyalty_points (migrations/0021_loyalty_points.sql)",
+        "error: permission denied for table loyalty_accounts (migrations/0021_loyalty_points.sql)",
+    ),
+)
+FRESH4_COMMANDS = (
+    ("pnpm exec playwright test", "pnpm exec playwright test --project=webkit"),
+    ("nx run web:test", "nx run mobile:test"),
+    ("npx jest --ci", "npx jest --ci --selectProjects e2e"),
+)
+FRESH4_SUPERSEDED = (
+    dict(
+        old="deliver iOS push notifications through Firebase",
+        new="deliver iOS push notifications directly through APNs",
+        report="iOS pushes no longer go through Firebase; they are sent straight to APNs",
+    ),
+    dict(
+        old="keep editor drafts in the browser's IndexedDB",
+        new="keep editor drafts on the server",
+        report="Dropped IndexedDB for editor drafts in favour of storing them on the server",
+    ),
+    dict(
+        old="cap the database pool at 10 connections per instance",
+        new="cap the database pool at 20 connections per instance",
+        report="Bumped the per-instance database pool cap from 10 to 20 connections",
+    ),
+    dict(
+        old="print shipping labels as PNG images",
+        new="print shipping labels as ZPL for the thermal printers",
+        report="Shipping labels switched from PNG images to ZPL for the thermal printers",
+    ),
+    dict(
+        old="show the cookie consent banner on every page load",
+        new="show the cookie consent banner once and remember the visitor's choice for six months",
+        report="The consent banner stopped appearing on every page load; the visitor's choice "
+        "is now remembered for six months",
+    ),
+)
+FRESH4_FILES = (
+    ("src/push/quietHours.ts", "src/push/quietHour.ts"),
+    ("src/video/hls/ladder.ts", "src/video/ladder.ts"),
+    ("src/editor/autosave.ts", "src/editor/autosave.spec.ts"),
+    ("src/fx/rates.ts", "src/fx/rates.json"),
+    ("infra/vault/policies.hcl", "infra/vault/policy.hcl"),
+    ("migrations/0021_loyalty_points.sql", "migrations/0022_loyalty_points.sql"),
+)

@@ -1,5 +1,5 @@
-"""Writes the matcher calibration set (dev, heldout, fresh, fresh2 and fresh3 .jsonl) from the
-hand-written banks.
+"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3 and fresh4 .jsonl)
+from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -112,6 +112,13 @@ FRESH3_LEADS = {
     "constraint": "User: please respect this: ",
     "decision": "Assistant: settled on: ",
     "next_step": "Assistant: coming up: ",
+}
+# And others again for the fresh4 split.
+FRESH4_LEADS = {
+    "goal": "User: the aim of this session: ",
+    "constraint": "User: a hard rule here: ",
+    "decision": "Assistant: what we agreed on: ",
+    "next_step": "Assistant: on my list next: ",
 }
 
 
@@ -486,6 +493,18 @@ def main() -> None:
             FRESH3_LEADS,
         )
         fresh3.write(HERE / "fresh3.jsonl")
+    if banks.FRESH4_PROSE:
+        fresh4 = build(
+            "fresh4",
+            5017,
+            banks.FRESH4_PROSE,
+            banks.FRESH4_BLOCKERS,
+            banks.FRESH4_COMMANDS,
+            banks.FRESH4_SUPERSEDED,
+            banks.FRESH4_FILES,
+            FRESH4_LEADS,
+        )
+        fresh4.write(HERE / "fresh4.jsonl")
 
 
 if __name__ == "__main__":
