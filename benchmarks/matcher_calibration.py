@@ -1,12 +1,14 @@
 """Each matcher on the labelled calibration set: accuracy and macro-F1 per category, on the
 dev split (the default matcher's rules were written looking at it), the held-out split
 (written with the rules frozen), the fresh split (written before the hybrid default was
-built), the fresh2 split (committed before the round-2 rule fixes were measured on it) and the
-fresh3 split (committed before the round-3 rule fixes were measured on it).
+built), the fresh2 split (committed before the round-2 rule fixes were measured on it), the
+fresh3 split (committed before the round-3 rule fixes were measured on it) and the fresh4
+split (written by a session that never read the matcher, committed before any matcher ran on
+it).
 See tests/data/calibration/README.md.
 
     python benchmarks/matcher_calibration.py [--matchers verdict-embedding verdict fuzzy]
-        [--splits dev heldout fresh fresh2 fresh3] [--errors]
+        [--splits dev heldout fresh fresh2 fresh3 fresh4] [--errors]
 
 A matcher whose model is not installed is reported as unavailable rather than failing the
 run. ``--errors`` lists the default matcher's wrong cases.
@@ -30,7 +32,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matchers", nargs="+", default=MATCHERS.names())
     parser.add_argument(
-        "--splits", nargs="+", default=["dev", "heldout", "fresh", "fresh2", "fresh3"]
+        "--splits",
+        nargs="+",
+        default=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4"],
     )
     parser.add_argument("--errors", action="store_true")
     args = parser.parse_args()

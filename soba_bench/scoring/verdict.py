@@ -67,9 +67,31 @@ _PHRASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # Stopping or avoiding an action negates it: "stop exporting X" is "not exporting X".
     (
         r"\b(?:stop(?:s|ped|ping)?|ceas(?:e|es|ed|ing)|quit(?:s|ting)?|avoid(?:s|ed|ing)?|"
-        r"refrain(?:s|ed|ing)?\s+from)\s+(?=\w+ing\b)",
+        r"refrain(?:s|ed|ing)?\s+from)\s+(?!being\b)(?=\w+ing\b)",
         " not ",
         ("stop", "ceas", "quit", "avoid", "refrain"),
+    ),
+    # Leaving an act out, or a verdict against it, negates it: "skip X", "omit X", "X was
+    # ruled out", "we decided against X", "X was turned down / rejected".
+    (
+        r"\b(?:skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|forgo(?:es|ing)?)\b|"
+        r"\b(?:rule|rules|ruled|ruling)\s+out\b|\bdecid(?:e|es|ed|ing)\s+against\b|"
+        r"\b(?:turn|turns|turned|turning)\s+down\b|\b(?:was|were|is|are|been|got)\s+rejected\b",
+        " not ",
+        ("skip", "omit", "forgo", "out", "against", "down", "rejected"),
+    ),
+    # "X must stay out of Y", "keep X away from Y": X is not in / not near Y.
+    (
+        r"\b((?:stay|stays|stayed|staying|keep|keeps|kept|keeping)\b(?:\s+[\w'-]+){0,5}?)"
+        r"\s+(?:out\s+of|away\s+from)\b",
+        r"\1 not ",
+        ("out", "away"),
+    ),
+    # A limit said with a negative: "no later than N", "good for N minutes and no longer".
+    (
+        r"\bno later than\b|\band no (?:longer|more)\b(?=\s*$|\s*[,.;:)])",
+        " capped ",
+        ("no later", "and no"),
     ),
     # "off" / "on" as a state ("stays off in release builds", "turned on", "switch off the
     # cache"), not as a preposition ("on the server"): the antonyms disabled / enabled.
@@ -115,9 +137,15 @@ _PHRASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     # "X and nothing else" / "X and no other Y" restrict X; they negate nothing.
     (
-        r"\band nothing else\b|\bnothing but\b|\band no other\b",
+        r"\band (?:nothing|nobody|no one|none) else\b|\bnothing but\b|\band no other\b",
         " only ",
-        ("and nothing else", "nothing but", "and no other"),
+        ("else", "nothing but", "and no other"),
+    ),
+    # "no service other than billing" is "only the billing service".
+    (
+        r"\bno\s+((?:[\w-]+\s+){0,2}?)other\s+than\s+(?:the\s+|a\s+|an\s+)?([\w-]+)",
+        r" only \2 \1",
+        ("other",),
     ),
     (r"\bleast recently used\b|\blru-first\b|\blru\b", " lru ", ("least recently used", "lru")),
     (
@@ -126,6 +154,8 @@ _PHRASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("at once", "simultaneously", "concurrently", "in parallel"),
     ),
     (r"\bno longer\b", " nolonger ", ("no longer",)),
+    (r"\b(\d+)-([A-Za-z]+)\b", r"\1 \2", ("-",)),  # "a 30-second timeout": 30 seconds
+    (r"\bshut(?:s|ting)?\s+down\b", " retire ", ("shut",)),
     (
         r"\bbacking off\b|\bback off\b|\bback-off\b",
         " backoff ",
@@ -155,11 +185,21 @@ _MECHANISM = re.compile(
     r"\b(?:is|are|be|being|gets?)\s+resolved\s+(?:by|through|via|with|using|from|at)\b",
     re.IGNORECASE,
 )
+_TRANSITION_VERBS = (
+    r"(?:moved|migrated|switched|changed|converted|raised|lowered|increased|decreased|"
+    r"reduced|bumped|went)"
+)
 STALE_CUES = re.compile(
     r"\b(fixed|resolved|replaced|reverted|superseded|dropped|abandoned|withdrawn|obsolete|"
-    r"nolonger|no longer|undone|rolled back|"
+    r"nolonger|(?<!and )no longer|undone|rolled back|"
     # A state left behind: "moved off the app server into S3", "migrated away from cookies".
-    r"(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off))\b",
+    r"(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off)|"
+    # A change reported with what it was and what it is: "switched X from A to B", "raised
+    # from N to M" (_is_report tells the old side from the new).
+    + _TRANSITION_VERBS
+    + r"\b[^.;]{0,80}?\bfrom\b[^.;]{1,80}?\b(?:to|into)|"
+    # "X is not in localStorage anymore".
+    r"\bnot\b[^.;]{0,80}?\banymore)\b",
     re.IGNORECASE,
 )
 # The matcher's stop words, less the negations (they carry meaning here), plus words that
@@ -258,6 +298,7 @@ _SYNONYMS_GROUPS = (
     ("dependency", "package", "dep"),
     ("allow", "permit", "fine", "ok", "okay", "free"),
     ("keep", "leave", "preserve", "retain", "stay", "maintain"),
+    ("retire", "decommission", "sunset"),
     ("require", "need", "needs"),
     ("measure", "time", "timing"),
     ("key", "keyed"),
@@ -278,7 +319,8 @@ _NEGATABLE = frozenset(
 _ANTONYMS = {
     "add": ("remove",),
     "remove": ("keep", "add"),
-    "keep": ("remove", "change", "replace"),
+    "keep": ("remove", "change", "replace", "retire"),
+    "retire": ("keep",),
     "replace": ("keep",),
     "allow": ("forbid",),
     "cap": ("above",),
@@ -296,6 +338,7 @@ def _stem(word: str) -> str:
     if any(c in word for c in "/.@~+") or any(c.isdigit() for c in word):
         return word  # paths, versions, numbers: exact
     for suffix, repl, min_len in (
+        ("ation", "ate", 8),  # "rotation" / "rotate", "pagination" / "paginate"
         ("ies", "y", 5),
         ("ied", "y", 5),
         ("ing", "", 6),
@@ -336,6 +379,17 @@ def _is_key(word: str) -> bool:
 
 
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
+# A count written as a word is the same key as its digits ("three times" / "3 times"; "five
+# times" is not "three times"). "one" and "two" stay words: "one resolver", "the two of them".
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        ("three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
+        start=3,
+    )
+} | {"twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90"}
+_RESTRICTING = frozenset({"only", "solely", "exclusively"})
+_UNIVERSAL = frozenset({"any", "anyone", "anybody", "everyone", "everybody"})
 
 
 @dataclass(frozen=True)
@@ -349,6 +403,8 @@ class Parsed:
     rejected: frozenset[str]  # content words after "instead of" (the rejected option)
     negated: frozenset[str]  # content words in a negation's scope
     chosen: frozenset[str] = frozenset()  # content words outside a contrast's scope
+    restricted: bool = False  # "only X may", "X and nobody else"
+    universal: bool = False  # "anyone may", "any service is free to"
 
 
 def _rewrite(text: str, guarded: bool = True) -> str:
@@ -389,13 +445,18 @@ def parse(text: str) -> Parsed:
     rejected: set[str] = set()
     negated: set[str] = set()
     chosen: set[str] = set()
+    restricted = universal = False
     scope: str | None = None
     for clause in _CLAUSE.split(rewritten):
         scope = None
         keeps = False
         for raw in _TOKEN.findall(clause):
             word = raw.lower().rstrip(".")
+            if word in _NUMBER_WORDS:
+                raw = word = _NUMBER_WORDS[word]
             words.append(word)
+            restricted = restricted or word in _RESTRICTING
+            universal = universal or word in _UNIVERSAL
             if word in NEGATIONS or word == "nolonger":
                 negations += 1
                 scope = "neg"
@@ -439,6 +500,8 @@ def parse(text: str) -> Parsed:
         frozenset(rejected),
         frozenset(negated),
         frozenset(chosen),
+        restricted,
+        universal,
     )
 
 
@@ -501,8 +564,14 @@ def _substituted(fact: Parsed, other: Parsed) -> bool:
     _, i1, i2, j1, j2 = changes[0]
     if i2 - i1 > 3 or j2 - j1 > 3:
         return False
-    replaced = fact.content[i1:i2]
-    return any(w not in _LIGHT for w in replaced) and len(fact.content) - (i2 - i1) >= 2
+    replaced, replacement = fact.content[i1:i2], other.content[j1:j2]
+    # A light verb in place of the fact's ("get the image under 300 MB" for "shrink the image
+    # below 300 MB") rewords the act; another subject needs a word that says something.
+    return (
+        any(w not in _LIGHT for w in replaced)
+        and any(w not in _LIGHT for w in replacement)
+        and len(fact.content) - (i2 - i1) >= 2
+    )
 
 
 def _substituted_moved(fact: Parsed, other: Parsed) -> bool:
@@ -534,6 +603,15 @@ def _swapped_roles(fact: Parsed, other: Parsed) -> bool:
     # per-field resolvers" still chooses a resolver).
     flipped = (other.rejected | other.negated) - other.chosen - fact.rejected
     return bool(flipped & chosen_fact) and bool(fact.rejected - other.rejected - other.negated)
+
+
+def _rejected(fact: Parsed, other: Parsed) -> bool:
+    """Does the other statement name the fact's act (its first content word: "shrink the
+    image") only as the option it turns down ("leave the image as it is instead of shrinking
+    it")? Other words of the fact may well be turned down in a correct rewording: "migrate X
+    from callbacks to async/await" is "X uses async/await instead of callbacks"."""
+    act = fact.content[0]
+    return act not in _LIGHT and act in other.rejected and act not in other.chosen
 
 
 def _antonym_weight(fact: Parsed, other: Parsed) -> float:
@@ -581,7 +659,8 @@ def _relevant_polarity(fact: Parsed, fact_text: str, statement: str) -> int:
         return parse(statement).polarity
     words = set(fact.content)
     relevant = [parse(c) for c in clauses]
-    return sum(p.polarity for p in relevant if len(words & set(p.content)) >= 2) % 2
+    # Two clauses that each negate the fact ("skip X; Y will not be tested") negate it once.
+    return int(any(p.polarity for p in relevant if len(words & set(p.content)) >= 2))
 
 
 @lru_cache(maxsize=1 << 16)  # per pair: each view of a session's history asks it again
@@ -611,12 +690,17 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
         or (not fact.polarity and _antonym(fact, other, unnegated=True))
     ):
         return CONTRADICTED, "antonym"
+    if fact.restricted and other.universal and not other.restricted:
+        # "Only billing may write X" against "any service is free to write X".
+        return CONTRADICTED, "restriction lifted"
     if _substituted(fact, other) or (fact.keys - other.keys and other.keys - fact.keys):
         return ABSENT, "another subject"
     if fact.polarity != _relevant_polarity(fact, fact_text, statement):
         return CONTRADICTED, "negated"
     if _swapped_roles(fact, other):
         return CONTRADICTED, "roles swapped"
+    if not fact.rejected and _rejected(fact, other):
+        return CONTRADICTED, "rejected"
     if recall >= t.entail and fact.keys <= other.keys:
         return ENTAILED, f"recall {recall:.2f}"
     return ABSENT, f"recall {recall:.2f}"
@@ -887,7 +971,10 @@ def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Stateme
 
 def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:
     """Does the statement report the fact as over? The cue must stand in the clause that
-    carries the fact ("milestone: X; completed: Fixed: Y" reports Y as fixed, not X)."""
+    carries the fact ("milestone: X; completed: Fixed: Y" reports Y as fixed, not X), must not
+    be one of the fact's own words ("resumable after a dropped connection" is no report that
+    something was dropped), and a change from one state to another reports the old side only
+    ("switched codes from SMS to an app" ends SMS, not the app)."""
     fact = parse(fact_text)
     clauses = [c for c in re.split(r";\s*", statement) if c.strip()]
     best = max(clauses, key=lambda c: coverage(fact, parse(c))[0], default=statement)
@@ -895,10 +982,40 @@ def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:
     recall, _ = coverage(fact, parse(statement))
     return (
         recall >= t.report
-        and _has_stale_cue(best)
+        and bool(_cues(best) - _cues(fact_text))
         and not _substituted(fact, parse(statement))
         and not _substituted(fact, other)
+        and not _new_side(fact, best)
     )
+
+
+@lru_cache(maxsize=65536)
+def _cues(text: str) -> frozenset[str]:
+    """The stale cues a text holds, as written (lower case)."""
+    return frozenset(m.group(0).lower() for m in STALE_CUES.finditer(_MECHANISM.sub(" ", text)))
+
+
+_FROM_TO = re.compile(
+    r"\b" + _TRANSITION_VERBS + r"\b.*?\bfrom\b(?P<old>.+?)\b(?:to|into)\b(?P<new>.+)$",
+    re.IGNORECASE,
+)
+_OFF_INTO = re.compile(
+    r"\b(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off)\b(?P<old>.+?)"
+    r"\b(?:to|into|for)\b(?P<new>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _new_side(fact: Parsed, statement: str) -> bool:
+    """Is the fact the state a reported change led to, rather than the one it left: does it
+    share more of its words with the "to" side than with the "from" side?"""
+    match = _FROM_TO.search(statement) or _OFF_INTO.search(statement)
+    if match is None:
+        return False
+    words = set(fact.content)
+    old = len(words & set(parse(match.group("old")).content))
+    new = len(words & set(parse(match.group("new")).content))
+    return new > old
 
 
 STATE_JUDGES: dict[str, Callable[[Claim, Context], Verdict]] = {

@@ -36,6 +36,9 @@ _WORDS = [
     *("wall-clock", "wall", "clock", "off-limits", "limits", "not", "never", "rather", "instead"),
     *("of", "place", "can't", "don't", "cannot", "change", "modify", "touch", "keep", "server"),
     *("cache", "the", "builds"),
+    *("skip", "skipped", "omits", "forgo", "ruled", "out", "decided", "against", "turned"),
+    *("down", "was", "rejected", "stay", "kept", "away", "later", "service", "billing", "30"),
+    *("30-second", "shut", "shutting"),
 ]
 _SEPARATORS = [" ", " ", ", ", ". ", "; ", ") ", "\t", "-", "'", ""]
 # "ſ" and "ı" match "s" and "i" case-insensitively, but lower() keeps them.

@@ -392,6 +392,167 @@ DEV3_SUPERSEDED = (
     ),
 )
 
+# Round 4: one or more items per error class the default showed on fresh3 (read after its
+# blind measurement), written in other domains: a lexical opposite outside the antonym table
+# ("keep X running" for "decommission X", "skip X" for "add X"), "stay out of" / "keep away
+# from", a verdict ("was ruled out", "decided against"), the fact's action only in an
+# "instead of" clause, a restriction lifted ("anyone is free to" for "only X may") or said as
+# "no X other than Y", a limit said with a negative ("no later than", "and no longer",
+# "stops being valid"), a number written as a word, a fact whose own words hold a cue
+# ("after a dropped ...", "a fixed ..."), and changes reported as "not ... anymore",
+# "switched X from A to B", "raised from N to M".
+DEV4_PROSE = (
+    dict(
+        kind="goal",
+        fact="Decommission the old FTP server for partner uploads",
+        para=(
+            "Shut down the legacy FTP server that partners upload to",
+            "The old partner-upload FTP server should be taken offline for good",
+        ),
+        neg="Keep the old FTP server for partner uploads running",
+        wrong="Decommission the old FTP server for partner downloads",
+    ),
+    dict(
+        kind="next_step",
+        fact="add a retry button to the failed payments page",
+        para=(
+            "put a retry button on the page that lists failed payments",
+            "the failed payments page gets a button to retry",
+        ),
+        neg="skip the retry button on the failed payments page",
+        wrong="add a retry button to the failed refunds page",
+    ),
+    dict(
+        kind="goal",
+        fact="Copy billing alerts into the on-call Slack channel",
+        para=(
+            "Billing alerts should also be posted to the on-call Slack channel",
+            "Mirror each billing alert into the Slack channel of the on-call team",
+        ),
+        neg="Billing alerts must stay out of the on-call Slack channel",
+        wrong="Copy billing alerts into the marketing Slack channel",
+    ),
+    dict(
+        kind="constraint",
+        fact="Do not read secrets from environment variables in integration tests",
+        para=(
+            "Keep integration tests away from secrets stored in environment variables",
+            "Integration tests never take secrets out of environment variables",
+        ),
+        neg="Integration tests should read their secrets from environment variables",
+        wrong="Do not read secrets from environment variables in load tests",
+    ),
+    dict(
+        kind="decision",
+        fact="cache search suggestions in Redis",
+        para=(
+            "search suggestions are kept in a Redis cache",
+            "Redis holds a cache of the search suggestions",
+        ),
+        neg="caching search suggestions in Redis was ruled out",
+        wrong="cache search results in Redis",
+    ),
+    dict(
+        kind="decision",
+        fact="draw the usage charts with canvas rather than SVG",
+        para=(
+            "the usage charts are drawn on a canvas, not as SVG",
+            "use canvas instead of SVG for drawing the usage charts",
+        ),
+        neg="we decided against canvas drawing for the usage charts",
+        wrong="draw the revenue charts with canvas rather than SVG",
+        swap="draw the usage charts with SVG rather than canvas",
+    ),
+    dict(
+        kind="next_step",
+        fact="compress the nightly database snapshots with gzip",
+        para=(
+            "gzip the nightly snapshots of the database",
+            "run the database's nightly snapshots through gzip compression",
+        ),
+        neg="store the nightly database snapshots as they are instead of compressing them "
+        "with gzip",
+        wrong="compress the nightly database snapshots with bzip2",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only the deploy bot may push to the release branch",
+        para=(
+            "No account other than the deploy bot is allowed to push to the release branch",
+            "Pushes to the release branch come from the deploy bot and nobody else",
+        ),
+        neg="Anyone is free to push to the release branch",
+        wrong="Only the deploy bot may push to the main branch",
+    ),
+    dict(
+        kind="constraint",
+        fact="Answer support tickets within 24 hours",
+        para=(
+            "Every support ticket gets a reply no later than 24 hours after it arrives",
+            "A support ticket must be answered in under 24 hours",
+        ),
+        neg="Support tickets may wait longer than 24 hours for an answer",
+        wrong="Answer support tickets within 48 hours",
+    ),
+    dict(
+        kind="constraint",
+        fact="Password reset links expire after 60 minutes",
+        para=(
+            "A password reset link is good for 60 minutes and no longer",
+            "A password reset link stops being valid once 60 minutes have passed",
+        ),
+        neg="Password reset links never expire",
+        wrong="Password reset links expire after 90 minutes",
+    ),
+    dict(
+        kind="decision",
+        fact="resend a failed webhook delivery four times",
+        para=(
+            "a failed webhook delivery is sent again up to four times",
+            "try delivering a failed webhook 4 more times",
+        ),
+        neg="never resend a failed webhook delivery",
+        wrong="resend a failed webhook delivery eight times",
+    ),
+    dict(
+        kind="goal",
+        fact="Reconnect the chat socket automatically after a dropped network link",
+        para=(
+            "When the network link drops, the chat socket should reconnect by itself",
+            "Have the chat socket reconnect on its own once a dropped network link returns",
+        ),
+        neg="A chat socket whose network link dropped stays disconnected until a reload",
+        wrong="Reconnect the video socket automatically after a dropped network link",
+    ),
+    dict(
+        kind="decision",
+        fact="give vendor calls a fixed timeout of 30 seconds",
+        para=(
+            "vendor calls time out after a fixed 30 seconds",
+            "every call to a vendor gets the same fixed 30-second timeout",
+        ),
+        neg="let vendor calls run without any timeout",
+        wrong="give vendor calls a fixed timeout of 45 seconds",
+    ),
+)
+DEV4_SUPERSEDED = (
+    dict(
+        old="keep feature flags in a YAML file",
+        new="keep feature flags in the config service",
+        report="Feature flags are not in the YAML file anymore; the config service has them",
+    ),
+    dict(
+        old="send order e-mails through SendGrid",
+        new="send order e-mails through Amazon SES",
+        report="Switched order e-mails from SendGrid to Amazon SES",
+    ),
+    dict(
+        old="poll the job queue every ten seconds",
+        new="poll the job queue every thirty seconds",
+        report="The job queue polling interval was raised from ten to thirty seconds",
+    ),
+)
+
 # A verification command and a near miss.
 DEV_COMMANDS = (
     ("npm test tests/store.test.ts", "npm test tests/session.test.ts"),

@@ -447,6 +447,9 @@ def main() -> None:
     # Third-round dev items, appended likewise.
     dev.prose(banks.DEV3_PROSE)
     dev.superseded(banks.DEV3_SUPERSEDED)
+    # Fourth-round dev items, appended likewise.
+    dev.prose(banks.DEV4_PROSE)
+    dev.superseded(banks.DEV4_SUPERSEDED)
     dev.write(HERE / "dev.jsonl")
     if banks.HELDOUT_PROSE:
         held = build(

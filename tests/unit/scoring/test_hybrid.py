@@ -38,7 +38,7 @@ def text(**state) -> str:
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-embedding")
     out = {}
-    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3"):
+    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4"):
         outcomes = calibration.run(matcher, calibration.load_cases(DATA / f"{split}.jsonl"))
         out[split] = {r.category: r for r in calibration.table(outcomes)}
     return out
@@ -51,7 +51,7 @@ def correct(row: calibration.Row) -> int:
 def test_the_hybrid_is_pinned_on_every_split(tables):
     # Pinned figures (benchmarks/matcher_calibration.py prints them); a change that moves them
     # must update these lines and the tables in README.md and tests/data/calibration/README.md.
-    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 532
+    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 674
     held = {c: correct(r) for c, r in tables["heldout"].items()}
     assert held == {
         "verbatim": 60,
@@ -94,21 +94,37 @@ def test_the_hybrid_is_pinned_on_every_split(tables):
         "overall": 264,
     }
     # fresh3: written in freely chosen negation forms and rewordings, committed before the
-    # round-3 fixes were measured on it, measured once after them. Below 90 % on negation,
-    # paraphrase and stale; the round-3 fixes did not move it (figures and error classes in
-    # tests/data/calibration/README.md). Not tuned on.
+    # round-3 fixes were measured on it (which did not move it: 233 of 267); its errors were
+    # read and drove round 4's dev items, so it is no longer blind.
     fresh3 = {c: correct(r) for c, r in tables["fresh3"].items()}
     assert fresh3 == {
-        "verbatim": 70,
-        "absent": 44,
-        "paraphrase": 20,
-        "negation": 12,
+        "verbatim": 72,
+        "absent": 45,
+        "paraphrase": 26,
+        "negation": 26,
         "wrong_subject": 14,
         "swapped_lists": 12,
-        "stale": 27,
-        "shuffled": 15,
+        "stale": 33,
+        "shuffled": 16,
         "near_miss": 19,
-        "overall": 233,
+        "overall": 263,
+    }
+    # fresh4: written by a helper session that never read the matcher, committed before any
+    # matcher ran on it, measured once before and once after the round-4 fixes (the old
+    # matcher: negation 24, paraphrase 44, stale 31, overall 381). Blind; below 90 % on
+    # negation and paraphrase. Not tuned on.
+    fresh4 = {c: correct(r) for c, r in tables["fresh4"].items()}
+    assert fresh4 == {
+        "verbatim": 106,
+        "absent": 80,
+        "paraphrase": 46,
+        "negation": 30,
+        "wrong_subject": 31,
+        "swapped_lists": 12,
+        "stale": 35,
+        "shuffled": 34,
+        "near_miss": 19,
+        "overall": 393,
     }
 
 

@@ -69,6 +69,14 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh3} & (earlier | {key(c) for c in fresh2})
     per = {cat: sum(c.category == cat for c in fresh3) for cat in calibration.HARD}
     assert per["negation"] >= 20 and per["paraphrase"] >= 20 and min(per.values()) >= 12, per
+    # fresh4 (round 4, the blind split written without reading the matcher): likewise, with
+    # at least 24 negations and 24 paraphrases.
+    fresh4 = calibration.load_cases(DATA / "fresh4.jsonl")
+    assert len(fresh4) >= 400
+    assert {c.category for c in fresh4} == set(calibration.CATEGORIES)
+    assert not {key(c) for c in fresh4} & (earlier | {key(c) for c in (*fresh2, *fresh3)})
+    per = {cat: sum(c.category == cat for c in fresh4) for cat in calibration.HARD}
+    assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
@@ -78,7 +86,7 @@ def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(de
         assert rows[category].accuracy >= 0.90, (category, rows[category])
     # Pinned figures (benchmarks/matcher_calibration.py prints them): a rule change that moves
     # them must update this line and the README's table.
-    assert sum(o.correct for o in dev) == 528
+    assert sum(o.correct for o in dev) == 662
 
 
 def test_the_held_out_split_is_reported_as_measured(heldout):
@@ -95,7 +103,7 @@ def test_the_fresh_split_is_reported_as_measured():
     cases = calibration.load_cases(DATA / "fresh.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 168
+    assert sum(o.correct for o in outcomes) == 170
     assert rows["paraphrase"].accuracy == 0.5625 and rows["shuffled"].accuracy == 1.0
 
 
@@ -109,13 +117,24 @@ def test_the_fresh2_split_is_reported_as_measured():
 
 
 def test_the_fresh3_split_is_reported_as_measured():
-    # The fifth bank, committed before the round-3 rule fixes were measured on it; freely
-    # phrased negations and rewordings are where the rules fall short (README.md there).
+    # The fifth bank, committed before the round-3 rule fixes were measured on it (which left
+    # it at 219); its errors drove round 4's dev items and fixes, so it is no longer blind.
     cases = calibration.load_cases(DATA / "fresh3.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 219
-    assert rows["paraphrase"].accuracy == 9 / 28 and rows["negation"].accuracy == 9 / 28
+    assert sum(o.correct for o in outcomes) == 247
+    assert rows["paraphrase"].accuracy == 13 / 28 and rows["negation"].accuracy == 23 / 28
+
+
+def test_the_fresh4_split_is_reported_as_measured():
+    # The sixth bank, blind: written by a session that never read the matcher, committed
+    # before any matcher ran on it. The rules alone read most of its freely written negations
+    # and rewordings wrong (tests/data/calibration/README.md).
+    cases = calibration.load_cases(DATA / "fresh4.jsonl")
+    outcomes = calibration.run(get_matcher("verdict"), cases)
+    rows = {r.category: r for r in calibration.table(outcomes)}
+    assert sum(o.correct for o in outcomes) == 381
+    assert rows["paraphrase"].accuracy == 38 / 62 and rows["negation"].accuracy == 26 / 62
 
 
 def test_the_old_matchers_fail_the_hard_categories_the_default_passes(dev):
@@ -504,3 +523,97 @@ def test_moved_off_a_place_reports_the_old_state_as_over():
     said = text(completed=["The API docs moved off the build server onto a static host"])
     assert verdict("decision", fact, said) == "contradicted"
     assert verdict("decision", fact, said, state="stale") == "entailed"
+
+
+# Round 4 (tests/data/calibration/README.md): one test per rule, in words no split uses.
+
+
+def test_leaving_an_act_out_or_a_verdict_against_it_negates_it():
+    fact = "add a dark theme to the settings page"
+    step = lambda s: text(nextSteps=[s])  # noqa: E731
+    for said in (
+        "skip the dark theme for the settings page",
+        "a dark theme on the settings page was ruled out",
+        "we decided against adding a dark theme to the settings page",
+    ):
+        assert verdict("next_step", fact, step(said)) == "contradicted", said
+    # Two clauses that each negate the fact negate it once, not twice.
+    both = step("skip the dark theme on the settings page; the settings page gets no theme")
+    assert verdict("next_step", fact, both) == "contradicted"
+
+
+def test_staying_out_of_a_place_negates_putting_something_there():
+    fact = "Post deploy notices into the release Slack channel"
+    said = text(goal="Deploy notices must stay out of the release Slack channel")
+    assert verdict("goal", fact, said) == "contradicted"
+    rule = "Do not query the production database from benchmarks"
+    away = text(constraints=["Keep benchmarks away from the production database"])
+    assert verdict("constraint", rule, away) == "entailed"
+
+
+def test_a_lifted_restriction_contradicts_and_no_other_than_restates_it():
+    fact = "Only the scheduler may write to the jobs table"
+    rule = lambda s: text(constraints=[s])  # noqa: E731
+    assert verdict("constraint", fact, rule("Any process is free to write to the jobs table")) == (
+        "contradicted"
+    )
+    said = rule("No process other than the scheduler is allowed to write to the jobs table")
+    assert verdict("constraint", fact, said) == "entailed"
+
+
+def test_a_limit_said_with_a_negative_is_the_limit():
+    fact = "Session tokens expire after 15 minutes"
+    rule = lambda s: text(constraints=[s])  # noqa: E731
+    for said in (
+        "A session token is good for 15 minutes and no longer",
+        "A session token stops being valid once 15 minutes have passed",
+    ):
+        assert verdict("constraint", fact, rule(said)) == "entailed", said
+    answer = "Reply to abuse reports within 12 hours"
+    said = rule("Every abuse report gets a reply no later than 12 hours after it arrives")
+    assert verdict("constraint", answer, said) == "entailed"
+
+
+def test_a_count_written_as_a_word_is_a_key():
+    fact = "retry the payment capture three times"
+    decided = lambda s: text(decisions=[{"decision": s, "rationale": None}])  # noqa: E731
+    assert verdict("decision", fact, decided("retry the payment capture 3 times")) == "entailed"
+    assert verdict("decision", fact, decided("retry the payment capture 5 times")) == "absent"
+
+
+def test_a_change_from_one_state_to_another_reports_only_the_old_one_as_over():
+    old, new = "store thumbnails on local disk", "store thumbnails in object storage"
+    said = text(completed=["Switched thumbnails from local disk to object storage"])
+    assert verdict("decision", old, said) == "contradicted"
+    assert verdict("decision", old, said, state="stale") == "entailed"
+    assert verdict("decision", new, said) != "contradicted"
+    raised = text(completed=["The upload limit was raised from ten to twenty megabytes"])
+    assert verdict("decision", "cap uploads at ten megabytes", raised) == "contradicted"
+    gone = text(completed=["Thumbnails are not on local disk anymore"])
+    assert verdict("decision", old, gone, state="stale") == "entailed"
+
+
+def test_a_cue_word_of_the_fact_itself_is_no_report():
+    fact = "Resume video playback after a dropped stream"
+    assert verdict("goal", fact, text(goal=fact)) == "entailed"
+
+
+def test_the_act_named_only_as_the_option_turned_down_is_contradicted():
+    fact = "shrink the avatar images below 50 KB"
+    said = text(
+        nextSteps=["leave the avatar images as they are instead of shrinking them below 50 KB"]
+    )
+    assert verdict("next_step", fact, said) == "contradicted"
+    # Other words of the fact turned down in a correct rewording are no contradiction.
+    goal = "Migrate the webhook sender from threads to asyncio"
+    reworded = text(goal="The webhook sender should use asyncio instead of threads")
+    assert verdict("goal", goal, reworded) != "contradicted"
+
+
+def test_a_light_verb_in_place_of_the_fact_s_rewords_it():
+    fact = "shrink the avatar images below 50 KB"
+    said = text(nextSteps=["get the avatar images under 50 KB"])
+    assert verdict("next_step", fact, said) == "entailed"
+    assert verdict("next_step", fact, text(nextSteps=["shrink the banner images below 50 KB"])) == (
+        "absent"
+    )
