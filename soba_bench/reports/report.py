@@ -33,6 +33,7 @@ def write_report(results_dir: str | Path, out_dir: str | Path | None = None) -> 
 def write_runset_report(runset: RunSet, out: Path) -> Path:
     """``write_report`` for run records already loaded (the main job reuses them for its
     closing verdict)."""
+    _check_writable(out / FIGURE_DIR)
     sections = build_sections(runset)
     title = f"soba-bench report: {runset.root.resolve().name}"
     figures = [
@@ -57,3 +58,14 @@ def write_runset_report(runset: RunSet, out: Path) -> Path:
                 raise OutputError(str(old), exc.strerror or str(exc)) from None
     log.info("report: %d jobs, %d figures in %s", len(runset.jobs), len(figures), out)
     return out
+
+
+def _check_writable(folder: Path) -> None:
+    """Fail before drawing (seconds of matplotlib) when the report cannot be written: a probe
+    file goes through the same atomic write as every output, and is removed."""
+    probe = folder / ".write-check"
+    atomic_write_bytes(probe, b"")
+    try:
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(str(probe), exc.strerror or str(exc)) from None

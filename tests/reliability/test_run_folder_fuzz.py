@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from soba_bench.cli.main import main
+from soba_bench.reports import report
 from tests.reliability.figures import tally
 from tests.reliability.hostile import mutated
 
@@ -224,14 +225,15 @@ def test_each_damaged_run_record_is_named_by_file_and_field(run_folder, tmp_path
 def test_a_read_only_run_folder_is_one_line_exit_2(run_folder, tmp_path, monkeypatch):
     """Permission bits do not bind root (the CI container), so the write is made to fail the
     way a read-only folder or a full disk fails it, at the one place every output goes.
-    ``score`` meets each of the three errors; ``report`` (which draws every figure before it
-    writes, about 5 s each time) meets the first, which shows it writes through that place."""
+    ``score`` and ``report`` meet each of the three errors; ``report`` meets them before it
+    draws a figure (a probe write), so each costs a fraction of a second."""
     import errno
     import os
 
     folder = tmp_path / "run"
     shutil.copytree(run_folder, folder)
     before = snapshot(folder)
+    drawn: list[tuple] = []  # calls that would have drawn the report's figures
     for code_no in (errno.EROFS, errno.EACCES, errno.ENOSPC):
 
         def refuse(src, dst, _code=code_no):
@@ -240,9 +242,10 @@ def test_a_read_only_run_folder_is_one_line_exit_2(run_folder, tmp_path, monkeyp
         monkeypatch.setattr(os, "replace", refuse)
         code, err = cli("score", str(folder))
         assert code == 2 and "cannot write" in err and os.strerror(code_no) in err, err
-        if code_no == errno.EROFS:
-            code, err = cli("report", str(folder))
-            assert code == 2 and "cannot write" in err and os.strerror(code_no) in err, err
+        monkeypatch.setattr(report, "build_sections", lambda *a: drawn.append(a) or [])
+        code, err = cli("report", str(folder))
+        assert code == 2 and "cannot write" in err and os.strerror(code_no) in err, err
+        assert not drawn  # refused before drawing a figure
         monkeypatch.undo()
     assert snapshot(folder) == before  # no temp file left behind, nothing changed
     assert not list(folder.rglob("*.tmp"))
