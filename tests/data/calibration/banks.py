@@ -1685,3 +1685,498 @@ FRESH4_FILES = (
     ("infra/vault/policies.hcl", "infra/vault/policy.hcl"),
     ("migrations/0021_loyalty_points.sql", "migrations/0022_loyalty_points.sql"),
 )
+# ---------------------------------------------------------------------------------------------
+# Fresh-5 bank: written from scratch by a separate helper session that had not read the
+# matcher's code, any measured figures or any error analysis (restaurant waitlists, no-show
+# fees and online booking, delivery-van GPS tracking, a patient portal with lab results and
+# appointment reminders, over-the-air thermostat firmware, payroll overtime, timesheets and
+# approvals, online exams and proctoring, crash-report source maps, a collaborative whiteboard,
+# library loans and late fees, autoscaling a ride-matching service, surge pricing, Snowflake
+# loads, contract e-signatures, gym class credits, marketplace photo moderation, SCIM
+# provisioning, vector map tiles, warehouse pick lists, survey branching, severe weather
+# alerts). Negations are explicit and implicit in about equal parts; the tail items use their
+# own speaker lead-ins.
+FRESH5_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let diners join a waitlist by text message when every table is booked",
+        para=(
+            "When all tables are taken, diners should be able to get onto a waiting list via SMS",
+            "a text-message waitlist that diners can join once the restaurant has no free "
+            "tables left",
+        ),
+        neg="Once every table is booked, diners are turned away at the door and asked to try "
+        "another evening",
+        wrong="Let gym members join a waitlist by text message when every class is booked",
+    ),
+    dict(
+        kind="goal",
+        fact="Show every delivery van on a live map, refreshing its GPS position every ten seconds",
+        para=(
+            "Each delivery van's GPS location should be plotted on a live map and updated at "
+            "10-second intervals",
+            "real-time map tracking of all delivery vans, with each van's GPS fix refreshed "
+            "every ten seconds",
+        ),
+        neg="Delivery vans do not appear on any live map, and their GPS positions are not "
+        "collected",
+        wrong="Show every rental bike on a live map, refreshing its GPS position every ten seconds",
+    ),
+    dict(
+        kind="goal",
+        fact="Let patients download their lab results as PDFs from the patient portal",
+        para=(
+            "Lab results should be downloadable as PDF files by patients in the patient portal",
+            "give patients a way to fetch their lab results in PDF form from the patient portal",
+        ),
+        neg="Patients have to phone the clinic for their lab results, which are then mailed to "
+        "them on paper",
+        wrong="Let patients download their vaccination records as PDFs from the patient portal",
+    ),
+    dict(
+        kind="goal",
+        fact="Update thermostat firmware over the air without sending a technician",
+        para=(
+            "Firmware on the thermostats should be updated remotely, so that no technician has "
+            "to visit",
+            "over-the-air firmware updates for the thermostats, replacing technician visits",
+        ),
+        neg="Each thermostat firmware update still needs a technician on site to flash the "
+        "device by hand",
+        wrong="Update smoke detector firmware over the air without sending a technician",
+    ),
+    dict(
+        kind="goal",
+        fact="Work out overtime pay automatically from the timesheets employees submit",
+        para=(
+            "Overtime pay should be calculated by the system from submitted timesheets, with no "
+            "manual step",
+            "automatic calculation of overtime pay based on each employee's submitted timesheet",
+        ),
+        neg="Payroll clerks calculate overtime pay by hand from every timesheet that comes in",
+        wrong="Work out holiday pay automatically from the timesheets employees submit",
+    ),
+    dict(
+        kind="goal",
+        fact="Let students resume an online exam after losing their connection, pausing the "
+        "timer meanwhile",
+        para=(
+            "If a student's connection drops mid-exam, the online exam can be resumed later and "
+            "the timer is paused in between",
+            "students who lose their connection during an online exam should be able to "
+            "continue it, and the clock stops until they are back",
+        ),
+        neg="A student who loses the connection cannot get back into the online exam, and the "
+        "timer does not stop",
+        wrong="Let students resume a live classroom poll after losing their connection, pausing "
+        "the timer meanwhile",
+    ),
+    dict(
+        kind="goal",
+        fact="Upload source maps to the crash reporter with every release build",
+        para=(
+            "Each release build should send its source maps up to the crash reporter",
+            "source maps get pushed to the crash reporting service as part of every release build",
+        ),
+        neg="Release builds skip the source map upload, so the crash reporter only ever sees "
+        "minified stack traces",
+        wrong="Upload source maps to the crash reporter with every nightly build",
+    ),
+    dict(
+        kind="goal",
+        fact="Let several people draw on the same whiteboard at once and see one another's cursors",
+        para=(
+            "Multiple users should be able to edit a single whiteboard simultaneously, with "
+            "everyone's cursor visible to the rest",
+            "simultaneous drawing on one whiteboard by several collaborators, each seeing where "
+            "the others' cursors are",
+        ),
+        neg="Only one person at a time can draw on a whiteboard while everyone else watches a "
+        "read-only copy",
+        wrong="Let several people edit the same slide deck at once and see one another's cursors",
+    ),
+    dict(
+        kind="constraint",
+        fact="Charge a no-show fee only for bookings of six or more guests",
+        para=(
+            "Only reservations for at least six guests are subject to the no-show fee",
+            "the no-show fee applies to parties of six or more, never to smaller bookings",
+        ),
+        neg="Every booking is charged a no-show fee, whatever the size of the party",
+        wrong="Charge a cancellation fee only for bookings of six or more guests",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep raw GPS traces for no longer than 30 days",
+        para=(
+            "Raw GPS traces must be deleted once they are 30 days old",
+            "no raw GPS trace may be retained beyond 30 days",
+        ),
+        neg="Raw GPS traces are archived permanently so past routes can be replayed at any time",
+        wrong="Keep raw dashcam footage for no longer than 30 days",
+    ),
+    dict(
+        kind="constraint",
+        fact="Lab results must not appear in the patient portal until a doctor has signed them off",
+        para=(
+            "A doctor's sign-off is required before any lab result is shown in the patient portal",
+            "the patient portal displays lab results only after a doctor has approved them",
+        ),
+        neg="Lab results show up in the patient portal the moment the lab sends them, before any "
+        "doctor has looked at them",
+        wrong="Imaging reports must not appear in the patient portal until a doctor has signed "
+        "them off",
+    ),
+    dict(
+        kind="constraint",
+        fact="Thermostat firmware updates may only be installed between 2 a.m. and 5 a.m. local "
+        "time",
+        para=(
+            "Installing a thermostat firmware update is permitted solely in the window from "
+            "2 a.m. to 5 a.m., local time",
+            "no firmware update is to be installed on a thermostat outside the hours of 2 a.m. "
+            "to 5 a.m. local time",
+        ),
+        neg="Thermostat firmware updates install the moment they arrive, in the middle of the "
+        "afternoon as readily as at night",
+        wrong="Smart plug firmware updates may only be installed between 2 a.m. and 5 a.m. local "
+        "time",
+    ),
+    dict(
+        kind="constraint",
+        fact="A library member may renew a loan at most twice",
+        para=(
+            "Each loan can be renewed no more than two times by the member",
+            "members are limited to two renewals on any loan",
+        ),
+        neg="There is no limit on renewals; members can keep extending a loan as often as they "
+        "like",
+        wrong="A library member may renew a study room booking at most twice",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only proctors may watch the webcam recordings of an exam",
+        para=(
+            "Webcam recordings from an exam are viewable by proctors alone",
+            "access to an exam's webcam recordings is restricted to the proctors; nobody else "
+            "may view them",
+        ),
+        neg="Students, teachers and proctors can all watch the webcam recordings of an exam",
+        wrong="Only proctors may watch the screen recordings of an exam",
+    ),
+    dict(
+        kind="constraint",
+        fact="Strip email addresses from crash reports before they leave the device",
+        para=(
+            "Crash reports must have any email addresses removed before being sent off the device",
+            "no crash report may be uploaded from the device while it still contains an email "
+            "address",
+        ),
+        neg="Email addresses are not removed from crash reports before they are uploaded",
+        wrong="Strip email addresses from analytics events before they leave the device",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never let the autoscaler take the ride-matching service below three pods",
+        para=(
+            "The ride-matching service must keep a minimum of three pods, whatever the "
+            "autoscaler decides",
+            "three pods is the floor for the ride-matching service when the autoscaler scales "
+            "it in",
+        ),
+        neg="The autoscaler is free to scale the ride-matching service all the way down to zero "
+        "pods",
+        wrong="Never let the autoscaler take the notification service below three pods",
+    ),
+    dict(
+        kind="constraint",
+        fact="Payroll runs above $50,000 always need a second approver",
+        para=(
+            "A payroll run larger than $50,000 cannot go out without approval from a second person",
+            "any payroll run exceeding $50,000 requires sign-off by a second approver",
+        ),
+        neg="Payroll runs above $50,000 never need a second approver; one approval is enough",
+        wrong="Expense reimbursements above $50,000 always need a second approver",
+    ),
+    dict(
+        kind="constraint",
+        fact="Reject timesheets submitted more than seven days after the pay period closes",
+        para=(
+            "Timesheets that arrive over seven days after the close of the pay period must be "
+            "refused",
+            "a timesheet is accepted only if it comes in within seven days of the pay period "
+            "closing",
+        ),
+        neg="Late timesheets are accepted whenever they arrive, even weeks after the pay period "
+        "has closed",
+        wrong="Reject expense claims submitted more than seven days after the pay period closes",
+    ),
+    dict(
+        kind="decision",
+        fact="load the sales tables into Snowflake in nightly batches instead of streaming every "
+        "change",
+        para=(
+            "sales tables are brought into Snowflake by a nightly batch load rather than a "
+            "stream of changes",
+            "we went with one batch load of the sales tables into Snowflake per night; "
+            "streaming each change was not chosen",
+        ),
+        neg="nightly batch loads of the sales tables were scrapped in favour of streaming every "
+        "change into Snowflake",
+        wrong="load the marketing tables into Snowflake in nightly batches instead of streaming "
+        "every change",
+        swap="load the sales tables into Snowflake by streaming every change instead of in "
+        "nightly batches",
+    ),
+    dict(
+        kind="decision",
+        fact="merge concurrent whiteboard edits with a CRDT rather than locking shapes",
+        para=(
+            "simultaneous changes to the whiteboard are reconciled by a CRDT, and shapes are "
+            "not locked",
+            "a CRDT takes care of concurrent edits on the whiteboard; we do not lock shapes",
+        ),
+        neg="the CRDT was turned down for the whiteboard, and a shape is locked while someone "
+        "is editing it",
+        wrong="merge concurrent floor-plan edits with a CRDT rather than locking shapes",
+        swap="merge concurrent whiteboard edits by locking shapes rather than with a CRDT",
+    ),
+    dict(
+        kind="decision",
+        fact="cap surge pricing at twice the normal fare",
+        para=(
+            "surge prices can rise to double the regular fare but no higher",
+            "the surge multiplier tops out at 2x the normal fare",
+        ),
+        neg="during peaks, surge pricing may climb to five times the normal fare",
+        wrong="cap airport pickup fees at twice the normal fare",
+    ),
+    dict(
+        kind="decision",
+        fact="collect contract signatures on our own signing page instead of through DocuSign",
+        para=(
+            "contracts are signed on a signing page we built ourselves, not in DocuSign",
+            "we picked an in-house signing page over DocuSign for collecting signatures on "
+            "contracts",
+        ),
+        neg="we are keeping DocuSign for contract signatures rather than building our own "
+        "signing page",
+        wrong="collect purchase order approvals on our own signing page instead of through "
+        "DocuSign",
+        swap="collect contract signatures through DocuSign instead of on our own signing page",
+    ),
+    dict(
+        kind="decision",
+        fact="give back a gym class credit when the member cancels at least 12 hours ahead",
+        para=(
+            "members who cancel a class 12 or more hours before it starts get their credit "
+            "refunded",
+            "a cancellation made no later than 12 hours before the class returns the member's "
+            "credit",
+        ),
+        neg="the credit for a cancelled class is forfeited, even when the member cancels days "
+        "in advance",
+        wrong="give back a personal training credit when the member cancels at least 12 hours "
+        "ahead",
+    ),
+    dict(
+        kind="decision",
+        fact="hold flagged marketplace photos in a moderation queue instead of publishing them "
+        "right away",
+        para=(
+            "flagged photos on the marketplace wait in a moderation queue rather than going "
+            "live immediately",
+            "flagged marketplace photos are not published straight away; a moderation queue "
+            "gets them first",
+        ),
+        neg="flagged marketplace photos go live at once, and moderators only review them "
+        "afterwards",
+        wrong="hold flagged marketplace reviews in a moderation queue instead of publishing them "
+        "right away",
+        swap="publish flagged marketplace photos right away instead of holding them in a "
+        "moderation queue",
+    ),
+    dict(
+        kind="decision",
+        fact="provision enterprise user accounts through SCIM rather than a nightly CSV import",
+        para=(
+            "accounts for enterprise users are created via SCIM, not by importing a CSV every "
+            "night",
+            "we provision the accounts of enterprise users over SCIM, with no nightly CSV import",
+        ),
+        neg="we passed on SCIM for enterprise accounts and kept the nightly CSV import",
+        wrong="provision partner user accounts through SCIM rather than a nightly CSV import",
+        swap="provision enterprise user accounts through a nightly CSV import rather than SCIM",
+    ),
+    dict(
+        kind="decision",
+        fact="serve map data as vector tiles that the CDN caches for one week",
+        para=(
+            "map data is delivered in the form of vector tiles, each cached at the CDN for "
+            "seven days",
+            "we ship the map as vector tiles and let the CDN keep them for a week",
+        ),
+        neg="map data is rendered to raster images on every request and is never cached",
+        wrong="serve elevation data as vector tiles that the CDN caches for one week",
+    ),
+    dict(
+        kind="decision",
+        fact="close online booking for a dinner service two hours before it begins",
+        para=(
+            "online reservations for a dinner service are no longer taken from two hours "
+            "before it starts",
+            "two hours ahead of each dinner service, shut the online booking for it",
+        ),
+        neg="online booking for a dinner service stays open right up until the first guests "
+        "sit down",
+        wrong="close online booking for a lunch service two hours before it begins",
+    ),
+    dict(
+        kind="next_step",
+        fact="require a barcode scan before a pick list item can be marked as picked",
+        para=(
+            "a pick list item should only be markable as picked after its barcode has been scanned",
+            "make pickers scan the barcode first; only then may the item on the pick list be "
+            "marked picked",
+        ),
+        neg="let pickers mark pick list items as picked without scanning any barcode",
+        wrong="require a barcode scan before a packing slip item can be marked as packed",
+    ),
+    dict(
+        kind="next_step",
+        fact="send patients an appointment reminder 24 hours before each visit",
+        para=(
+            "patients should be reminded of every appointment by a message 24 hours ahead of "
+            "the visit",
+            "set up reminders that reach patients 24 hours prior to each of their visits",
+        ),
+        neg="we are not going ahead with appointment reminders 24 hours before visits",
+        wrong="send patients a prescription refill reminder 24 hours before each visit",
+    ),
+    dict(
+        kind="next_step",
+        fact="raise the library late fee from 20 cents to 50 cents a day",
+        para=(
+            "increase the daily late fee for library loans to 50 cents, up from 20 cents",
+            "overdue library items should cost 50 cents per day from now on instead of 20 cents",
+        ),
+        neg="keep the library late fee at 20 cents a day rather than raising it to 50 cents",
+        wrong="raise the parking late fee from 20 cents to 50 cents a day",
+    ),
+    dict(
+        kind="next_step",
+        fact="hide follow-up questions in the onboarding survey when the previous answer is No",
+        para=(
+            "the onboarding survey should not display a follow-up question whose preceding "
+            "answer is No",
+            "make the follow-up questions of the onboarding survey disappear whenever the "
+            "answer before them is No",
+        ),
+        neg="show every follow-up question in the onboarding survey, even when the previous "
+        "answer is No",
+        wrong="hide follow-up questions in the exit survey when the previous answer is No",
+    ),
+    dict(
+        kind="next_step",
+        fact="deliver severe weather alerts to subscribers within two minutes of a warning being "
+        "issued",
+        para=(
+            "subscribers should get each severe weather alert no later than two minutes after "
+            "the warning is issued",
+            "push out severe weather alerts so that subscribers have them at most two minutes "
+            "after a warning goes out",
+        ),
+        neg="bundle severe weather alerts into an hourly digest for subscribers",
+        wrong="deliver air quality alerts to subscribers within two minutes of a warning being "
+        "issued",
+    ),
+    dict(
+        kind="next_step",
+        fact="lock a contract once it is signed so that none of its clauses can be edited",
+        para=(
+            "signed contracts should become read-only, with their clauses no longer changeable",
+            "freeze each contract as soon as it is signed and block any edit to its clauses",
+        ),
+        neg="unlock signed contracts so that their clauses remain editable",
+        wrong="lock a purchase order once it is signed so that none of its clauses can be edited",
+    ),
+    dict(
+        kind="next_step",
+        fact="start the Snowflake load only after the nightly backup has finished",
+        para=(
+            "the Snowflake load must not begin before the nightly backup is done",
+            "wait for the nightly backup to complete, then kick off the Snowflake load",
+        ),
+        neg="start the Snowflake load while the nightly backup is still running so the two overlap",
+        wrong="start the search reindex only after the nightly backup has finished",
+    ),
+)
+FRESH5_BLOCKERS = (
+    (
+        "Error: COPY INTO SALES_DAILY failed: number of columns in file (14) does not match "
+        "the table (13) (etl/load_sales.sql)",
+        "Error: COPY INTO SALES_DAILY failed: number of columns in file (15) does not match "
+        "the table (13) (etl/load_sales.sql)",
+    ),
+    (
+        "TypeError: Cannot read properties of null (reading 'cursorColor') "
+        "(src/whiteboard/presence.ts:88:24)",
+        "TypeError: Cannot read properties of null (reading 'cursorLabel') "
+        "(src/whiteboard/presence.ts:88:24)",
+    ),
+    (
+        "error TS2345: Argument of type 'number' is not assignable to parameter of type "
+        "'Cents' (src/library/fees.ts:19:31)",
+        "error TS2345: Argument of type 'number' is not assignable to parameter of type "
+        "'Cents' (src/library/fines.ts:19:31)",
+    ),
+    (
+        "Error: OTA manifest signature mismatch for thermostat firmware 4.2.1 "
+        "(firmware/ota/verify.ts)",
+        "Error: OTA manifest signature mismatch for thermostat firmware 4.2.0 "
+        "(firmware/ota/verify.ts)",
+    ),
+)
+FRESH5_COMMANDS = (
+    ("dbt build --select sales_daily", "dbt build --select sales_daily+"),
+    ("yarn workspace @app/whiteboard test", "yarn workspace @app/whiteboard test:e2e"),
+    ("make firmware-check", "make firmware-check-all"),
+)
+FRESH5_SUPERSEDED = (
+    dict(
+        old="send waitlist text messages through Twilio",
+        new="send waitlist text messages through MessageBird",
+        report="Waitlist SMS now goes out via MessageBird; Twilio is no longer used for it",
+    ),
+    dict(
+        old="store van positions in plain PostgreSQL tables",
+        new="store van positions in TimescaleDB hypertables",
+        report="Moved the van position data out of plain PostgreSQL tables into TimescaleDB "
+        "hypertables",
+    ),
+    dict(
+        old="give each online exam 90 minutes",
+        new="give each online exam 120 minutes",
+        report="Online exams were lengthened from 90 to 120 minutes",
+    ),
+    dict(
+        old="hand out spots in full gym classes first come, first served",
+        new="hand out spots in full gym classes by lottery",
+        report="Full gym classes now fill their spots by lottery rather than first come, first "
+        "served",
+    ),
+    dict(
+        old="ship thermostat firmware as full images",
+        new="ship thermostat firmware as binary deltas",
+        report="Thermostat firmware updates switched from full images to binary deltas, which "
+        "shrank the downloads",
+    ),
+)
+FRESH5_FILES = (
+    ("src/waitlist/sms.ts", "src/waitlist/sms.test.ts"),
+    ("etl/models/sales_daily.sql", "etl/models/sales_weekly.sql"),
+    ("firmware/ota/manifest.json", "firmware/ota/manifest.schema.json"),
+    ("src/whiteboard/crdt/merge.ts", "src/whiteboard/merge.ts"),
+    ("services/payroll/overtime.py", "services/payroll/overtimes.py"),
+    ("k8s/ride-matching/hpa.yaml", "k8s/ride-matching/hpa.yml"),
+)

@@ -1,5 +1,5 @@
-"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3 and fresh4 .jsonl)
-from the hand-written banks.
+"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4 and fresh5
+.jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -119,6 +119,13 @@ FRESH4_LEADS = {
     "constraint": "User: a hard rule here: ",
     "decision": "Assistant: what we agreed on: ",
     "next_step": "Assistant: on my list next: ",
+}
+# And others again for the fresh5 split.
+FRESH5_LEADS = {
+    "goal": "User: here is what we are after: ",
+    "constraint": "User: non-negotiable: ",
+    "decision": "Assistant: the call we made: ",
+    "next_step": "Assistant: the next thing to do: ",
 }
 
 
@@ -508,6 +515,18 @@ def main() -> None:
             FRESH4_LEADS,
         )
         fresh4.write(HERE / "fresh4.jsonl")
+    if banks.FRESH5_PROSE:
+        fresh5 = build(
+            "fresh5",
+            6017,
+            banks.FRESH5_PROSE,
+            banks.FRESH5_BLOCKERS,
+            banks.FRESH5_COMMANDS,
+            banks.FRESH5_SUPERSEDED,
+            banks.FRESH5_FILES,
+            FRESH5_LEADS,
+        )
+        fresh5.write(HERE / "fresh5.jsonl")
 
 
 if __name__ == "__main__":
