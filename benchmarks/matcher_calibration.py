@@ -2,13 +2,13 @@
 dev split (the default matcher's rules were written looking at it), the held-out split
 (written with the rules frozen), the fresh split (written before the hybrid default was
 built), the fresh2 split (committed before the round-2 rule fixes were measured on it), the
-fresh3 split (committed before the round-3 rule fixes were measured on it) and the fresh4
-split (written by a session that never read the matcher, committed before any matcher ran on
-it).
+fresh3 split (committed before the round-3 rule fixes were measured on it), the fresh4 split
+(written by a session that never read the matcher, committed before any matcher ran on it;
+blind for round 4) and the fresh5 split (likewise, blind for round 5).
 See tests/data/calibration/README.md.
 
     python benchmarks/matcher_calibration.py [--matchers verdict-embedding verdict fuzzy]
-        [--splits dev heldout fresh fresh2 fresh3 fresh4] [--errors]
+        [--splits dev heldout fresh fresh2 fresh3 fresh4 fresh5] [--errors]
 
 A matcher whose model is not installed is reported as unavailable rather than failing the
 run. ``--errors`` lists the default matcher's wrong cases.
@@ -34,7 +34,7 @@ def main() -> int:
     parser.add_argument(
         "--splits",
         nargs="+",
-        default=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4"],
+        default=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"],
     )
     parser.add_argument("--errors", action="store_true")
     args = parser.parse_args()

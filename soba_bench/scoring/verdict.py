@@ -171,6 +171,21 @@ _PHRASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (r"n't\b", " not", ("n't",)),
     (r"\bcannot\b", "can not", ("cannot",)),
+    # "must not go out until X is verified" is "go out only after X is verified".
+    (r"\bnot\b([^.;]{0,60}?)\buntil\b", r"\1 only after", ("until",)),
+    # "drop / end support for X" and "stop supporting X" say the same: not supporting X.
+    (
+        r"\b(?:drop|drops|dropped|dropping|remove|removes|removed|removing|end|ends|ended|"
+        r"ending)\s+(?:the\s+|its\s+|their\s+)?support\s+for\b",
+        " not support ",
+        ("support",),
+    ),
+    # "X is banned from Y": X is not allowed in Y.
+    (
+        r"\b(?:is|are|be|been|was|were|stay|stays)\s+(?:banned|prohibited|forbidden)\b",
+        " not allowed ",
+        ("banned", "prohibited", "forbidden"),
+    ),
     # "do not change X" and "keep X" say the same: one positive form for both.
     (r"\b(not|never)\s+(change|modify|alter|touch|edit)\b", " keep ", ("not", "never")),
 )
@@ -299,6 +314,8 @@ _SYNONYMS_GROUPS = (
     ("allow", "permit", "fine", "ok", "okay", "free"),
     ("keep", "leave", "preserve", "retain", "stay", "maintain"),
     ("retire", "decommission", "sunset"),
+    ("show", "display"),
+    ("reject", "refuse"),
     ("require", "need", "needs"),
     ("measure", "time", "timing"),
     ("key", "keyed"),
@@ -327,6 +344,14 @@ _ANTONYMS = {
     "above": ("cap",),
     "enable": ("disable",),
     "disable": ("enable",),
+    "show": ("hide",),
+    "hide": ("show",),
+    "include": ("exclude",),
+    "exclude": ("include",),
+    "accept": ("reject",),
+    "reject": ("accept",),
+    "lock": ("unlock",),
+    "unlock": ("lock",),
     "pass": ("fail",),
     "fail": ("pass",),
 }
@@ -660,7 +685,16 @@ def _relevant_polarity(fact: Parsed, fact_text: str, statement: str) -> int:
     words = set(fact.content)
     relevant = [parse(c) for c in clauses]
     # Two clauses that each negate the fact ("skip X; Y will not be tested") negate it once.
-    return int(any(p.polarity for p in relevant if len(words & set(p.content)) >= 2))
+    # A clause that speaks only of the option the fact turns down ("keep X in S3 rather than
+    # on the runners" / "...; the runners are not used") agrees with it.
+    return int(
+        any(
+            p.polarity
+            for p in relevant
+            if len(words & set(p.content)) >= 2
+            and len((words - fact.rejected) & set(p.content)) >= 1
+        )
+    )
 
 
 @lru_cache(maxsize=1 << 16)  # per pair: each view of a session's history asks it again

@@ -38,7 +38,7 @@ _WORDS = [
     *("cache", "the", "builds"),
     *("skip", "skipped", "omits", "forgo", "ruled", "out", "decided", "against", "turned"),
     *("down", "was", "rejected", "stay", "kept", "away", "later", "service", "billing", "30"),
-    *("30-second", "shut", "shutting"),
+    *("30-second", "shut", "shutting", "until", "support", "dropped", "end", "banned", "is"),
 ]
 _SEPARATORS = [" ", " ", ", ", ". ", "; ", ") ", "\t", "-", "'", ""]
 # "ſ" and "ı" match "s" and "i" case-insensitively, but lower() keeps them.

@@ -553,6 +553,95 @@ DEV4_SUPERSEDED = (
     ),
 )
 
+# Round 5: one or more items per error class the default showed on fresh4 (read after its
+# blind measurement), written in other domains: a lexical opposite outside the antonym table
+# (show / hide, include / exclude, accept / reject, lock / unlock), a restriction said as
+# "not X until Y" for "X only after Y", "stop supporting X" for "drop support for X", a ban
+# said as "is banned from", and a clause that negates only the option the fact turns down.
+DEV5_PROSE = (
+    dict(
+        kind="next_step",
+        fact="show the build number in the app footer",
+        para=(
+            "display the build number in the footer of the app",
+            "the app footer gets the build number",
+        ),
+        neg="hide the build number from the app footer",
+        wrong="show the build number in the app header",
+    ),
+    dict(
+        kind="decision",
+        fact="include archived projects in the search results",
+        para=(
+            "archived projects appear among the search results",
+            "search results cover archived projects as well",
+        ),
+        neg="exclude archived projects from the search results",
+        wrong="include archived invoices in the search results",
+    ),
+    dict(
+        kind="constraint",
+        fact="Reject avatar uploads larger than 5 MB",
+        para=(
+            "An avatar upload over 5 MB gets refused",
+            "Refuse any avatar upload that is larger than 5 MB",
+        ),
+        neg="Accept avatar uploads larger than 5 MB",
+        wrong="Reject banner uploads larger than 5 MB",
+    ),
+    dict(
+        kind="next_step",
+        fact="lock the billing settings while a plan change runs",
+        para=(
+            "the billing settings are locked for as long as a plan change runs",
+            "while a plan change is running, lock the billing settings",
+        ),
+        neg="unlock the billing settings while a plan change runs",
+        wrong="lock the profile settings while a plan change runs",
+    ),
+    dict(
+        kind="constraint",
+        fact="Send the welcome e-mail only after the address is verified",
+        para=(
+            "The welcome e-mail must not go out until the address is verified",
+            "Wait for the address to be verified before sending the welcome e-mail",
+        ),
+        neg="Send the welcome e-mail before the address is verified",
+        wrong="Send the invoice e-mail only after the address is verified",
+    ),
+    dict(
+        kind="goal",
+        fact="Drop support for Internet Explorer 11 in the customer portal",
+        para=(
+            "Stop supporting Internet Explorer 11 in the customer portal",
+            "The customer portal should end its support for Internet Explorer 11",
+        ),
+        neg="Keep supporting Internet Explorer 11 in the customer portal",
+        wrong="Drop support for Safari 12 in the customer portal",
+    ),
+    dict(
+        kind="constraint",
+        fact="Do not commit deploy tokens to the repository",
+        para=(
+            "Deploy tokens are banned from the repository",
+            "No deploy token may ever be committed to the repository",
+        ),
+        neg="Deploy tokens may be committed to the repository",
+        wrong="Do not commit test fixtures to the repository",
+    ),
+    dict(
+        kind="decision",
+        fact="keep build artifacts in S3 rather than on the CI runners",
+        para=(
+            "we keep build artifacts in S3; the CI runners are not used for them",
+            "build artifacts live in S3, not on the CI runners",
+        ),
+        neg="keep build artifacts on the CI runners rather than in S3",
+        wrong="keep build logs in S3 rather than on the CI runners",
+        swap="keep build artifacts on the CI runners rather than in S3",
+    ),
+)
+
 # A verification command and a near miss.
 DEV_COMMANDS = (
     ("npm test tests/store.test.ts", "npm test tests/session.test.ts"),

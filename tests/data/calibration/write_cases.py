@@ -457,6 +457,8 @@ def main() -> None:
     # Fourth-round dev items, appended likewise.
     dev.prose(banks.DEV4_PROSE)
     dev.superseded(banks.DEV4_SUPERSEDED)
+    # Fifth-round dev items, appended likewise.
+    dev.prose(banks.DEV5_PROSE)
     dev.write(HERE / "dev.jsonl")
     if banks.HELDOUT_PROSE:
         held = build(

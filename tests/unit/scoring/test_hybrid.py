@@ -38,7 +38,7 @@ def text(**state) -> str:
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-embedding")
     out = {}
-    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4"):
+    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"):
         outcomes = calibration.run(matcher, calibration.load_cases(DATA / f"{split}.jsonl"))
         out[split] = {r.category: r for r in calibration.table(outcomes)}
     return out
@@ -51,7 +51,7 @@ def correct(row: calibration.Row) -> int:
 def test_the_hybrid_is_pinned_on_every_split(tables):
     # Pinned figures (benchmarks/matcher_calibration.py prints them); a change that moves them
     # must update these lines and the tables in README.md and tests/data/calibration/README.md.
-    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 674
+    assert {c: correct(r) for c, r in tables["dev"].items()}["overall"] == 753
     held = {c: correct(r) for c, r in tables["heldout"].items()}
     assert held == {
         "verbatim": 60,
@@ -110,21 +110,38 @@ def test_the_hybrid_is_pinned_on_every_split(tables):
         "overall": 263,
     }
     # fresh4: written by a helper session that never read the matcher, committed before any
-    # matcher ran on it, measured once before and once after the round-4 fixes (the old
-    # matcher: negation 24, paraphrase 44, stale 31, overall 381). Blind; below 90 % on
-    # negation and paraphrase. Not tuned on.
+    # matcher ran on it, measured blind before and after the round-4 fixes (negation 24 -> 30,
+    # paraphrase 44 -> 46, stale 31 -> 35, overall 381 -> 393); its errors drove round 5, so
+    # it is no longer blind.
     fresh4 = {c: correct(r) for c, r in tables["fresh4"].items()}
     assert fresh4 == {
         "verbatim": 106,
         "absent": 80,
-        "paraphrase": 46,
-        "negation": 30,
+        "paraphrase": 49,
+        "negation": 32,
         "wrong_subject": 31,
         "swapped_lists": 12,
         "stale": 35,
         "shuffled": 34,
         "near_miss": 19,
-        "overall": 393,
+        "overall": 398,
+    }
+    # fresh5: written by another helper session that never read the matcher or any of its
+    # figures, committed before any matcher ran on it, measured once with the round-4 matcher
+    # (negation 23, paraphrase 41, stale 30, overall 393) and once after round 5. Blind;
+    # below 90 % on negation, paraphrase and stale. Not tuned on.
+    fresh5 = {c: correct(r) for c, r in tables["fresh5"].items()}
+    assert fresh5 == {
+        "verbatim": 112,
+        "absent": 86,
+        "paraphrase": 44,
+        "negation": 23,
+        "wrong_subject": 31,
+        "swapped_lists": 12,
+        "stale": 30,
+        "shuffled": 39,
+        "near_miss": 19,
+        "overall": 396,
     }
 
 

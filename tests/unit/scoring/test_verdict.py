@@ -77,6 +77,14 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh4} & (earlier | {key(c) for c in (*fresh2, *fresh3)})
     per = {cat: sum(c.category == cat for c in fresh4) for cat in calibration.HARD}
     assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
+    # fresh5 (round 5, blind like fresh4, written by another session): likewise.
+    fresh5 = calibration.load_cases(DATA / "fresh5.jsonl")
+    assert len(fresh5) >= 400
+    assert {c.category for c in fresh5} == set(calibration.CATEGORIES)
+    later = {key(c) for c in (*fresh2, *fresh3, *fresh4)}
+    assert not {key(c) for c in fresh5} & (earlier | later)
+    per = {cat: sum(c.category == cat for c in fresh5) for cat in calibration.HARD}
+    assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
@@ -86,7 +94,7 @@ def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(de
         assert rows[category].accuracy >= 0.90, (category, rows[category])
     # Pinned figures (benchmarks/matcher_calibration.py prints them): a rule change that moves
     # them must update this line and the README's table.
-    assert sum(o.correct for o in dev) == 662
+    assert sum(o.correct for o in dev) == 741
 
 
 def test_the_held_out_split_is_reported_as_measured(heldout):
@@ -122,19 +130,28 @@ def test_the_fresh3_split_is_reported_as_measured():
     cases = calibration.load_cases(DATA / "fresh3.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 247
-    assert rows["paraphrase"].accuracy == 13 / 28 and rows["negation"].accuracy == 23 / 28
+    assert sum(o.correct for o in outcomes) == 248
+    assert rows["paraphrase"].accuracy == 14 / 28 and rows["negation"].accuracy == 23 / 28
 
 
 def test_the_fresh4_split_is_reported_as_measured():
-    # The sixth bank, blind: written by a session that never read the matcher, committed
-    # before any matcher ran on it. The rules alone read most of its freely written negations
-    # and rewordings wrong (tests/data/calibration/README.md).
+    # The sixth bank, blind for round 4 (written by a session that never read the matcher),
+    # read for round 5. The rules alone read most of its freely written negations and
+    # rewordings wrong (tests/data/calibration/README.md).
     cases = calibration.load_cases(DATA / "fresh4.jsonl")
     outcomes = calibration.run(get_matcher("verdict"), cases)
     rows = {r.category: r for r in calibration.table(outcomes)}
-    assert sum(o.correct for o in outcomes) == 381
-    assert rows["paraphrase"].accuracy == 38 / 62 and rows["negation"].accuracy == 26 / 62
+    assert sum(o.correct for o in outcomes) == 386
+    assert rows["paraphrase"].accuracy == 41 / 62 and rows["negation"].accuracy == 28 / 62
+
+
+def test_the_fresh5_split_is_reported_as_measured():
+    # The seventh bank, blind: committed before any matcher ran on it.
+    cases = calibration.load_cases(DATA / "fresh5.jsonl")
+    outcomes = calibration.run(get_matcher("verdict"), cases)
+    rows = {r.category: r for r in calibration.table(outcomes)}
+    assert sum(o.correct for o in outcomes) == 371
+    assert rows["paraphrase"].accuracy == 23 / 68 and rows["negation"].accuracy == 21 / 68
 
 
 def test_the_old_matchers_fail_the_hard_categories_the_default_passes(dev):
@@ -617,3 +634,46 @@ def test_a_light_verb_in_place_of_the_fact_s_rewords_it():
     assert verdict("next_step", fact, text(nextSteps=["shrink the banner images below 50 KB"])) == (
         "absent"
     )
+
+
+# Round 5: one test per rule, in words no split uses.
+
+
+def test_show_hide_include_exclude_and_lock_unlock_are_opposites():
+    step = lambda s: text(nextSteps=[s])  # noqa: E731
+    for fact, said in (
+        ("show the queue length on the status page", "hide the queue length on the status page"),
+        ("include draft posts in the sitemap", "exclude draft posts from the sitemap"),
+        ("lock the export table during a backup", "unlock the export table during a backup"),
+    ):
+        assert verdict("next_step", fact, step(said)) == "contradicted", said
+
+
+def test_not_until_is_only_after():
+    fact = "Publish the release notes only after the tag is signed"
+    said = text(constraints=["The release notes must not be published until the tag is signed"])
+    assert verdict("constraint", fact, said) == "entailed"
+
+
+def test_stopping_support_is_dropping_it_and_a_ban_is_a_do_not():
+    fact = "Drop support for Python 3.8 in the command-line tool"
+    said = text(goal="Stop supporting Python 3.8 in the command-line tool")
+    assert verdict("goal", fact, said) == "entailed"
+    keep = text(goal="Keep supporting Python 3.8 in the command-line tool")
+    assert verdict("goal", fact, keep) == "contradicted"
+    rule = "Do not store raw card numbers in the logs"
+    banned = text(constraints=["Raw card numbers are banned from the logs"])
+    assert verdict("constraint", rule, banned) == "entailed"
+
+
+def test_a_clause_negating_only_the_option_turned_down_agrees_with_the_fact():
+    fact = "serve fonts from the CDN rather than from the app server"
+    said = text(
+        decisions=[
+            {
+                "decision": "we serve fonts from the CDN; the app server is not used for them",
+                "rationale": None,
+            }
+        ]
+    )
+    assert verdict("decision", fact, said) == "entailed"
