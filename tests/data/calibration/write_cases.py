@@ -460,75 +460,18 @@ def main() -> None:
     # Fifth-round dev items, appended likewise.
     dev.prose(banks.DEV5_PROSE)
     dev.write(HERE / "dev.jsonl")
-    if banks.HELDOUT_PROSE:
-        held = build(
-            "heldout",
-            1017,
-            banks.HELDOUT_PROSE,
-            banks.HELDOUT_BLOCKERS,
-            banks.HELDOUT_COMMANDS,
-            banks.HELDOUT_SUPERSEDED,
-            banks.HELDOUT_FILES,
-        )
-        held.write(HERE / "heldout.jsonl")
-    if banks.FRESH_PROSE:
-        fresh = build(
-            "fresh",
-            2017,
-            banks.FRESH_PROSE,
-            banks.FRESH_BLOCKERS,
-            banks.FRESH_COMMANDS,
-            banks.FRESH_SUPERSEDED,
-            banks.FRESH_FILES,
-        )
-        fresh.write(HERE / "fresh.jsonl")
-    if banks.FRESH2_PROSE:
-        fresh2 = build(
-            "fresh2",
-            3017,
-            banks.FRESH2_PROSE,
-            banks.FRESH2_BLOCKERS,
-            banks.FRESH2_COMMANDS,
-            banks.FRESH2_SUPERSEDED,
-            banks.FRESH2_FILES,
-        )
-        fresh2.write(HERE / "fresh2.jsonl")
-    if banks.FRESH3_PROSE:
-        fresh3 = build(
-            "fresh3",
-            4017,
-            banks.FRESH3_PROSE,
-            banks.FRESH3_BLOCKERS,
-            banks.FRESH3_COMMANDS,
-            banks.FRESH3_SUPERSEDED,
-            banks.FRESH3_FILES,
-            FRESH3_LEADS,
-        )
-        fresh3.write(HERE / "fresh3.jsonl")
-    if banks.FRESH4_PROSE:
-        fresh4 = build(
-            "fresh4",
-            5017,
-            banks.FRESH4_PROSE,
-            banks.FRESH4_BLOCKERS,
-            banks.FRESH4_COMMANDS,
-            banks.FRESH4_SUPERSEDED,
-            banks.FRESH4_FILES,
-            FRESH4_LEADS,
-        )
-        fresh4.write(HERE / "fresh4.jsonl")
-    if banks.FRESH5_PROSE:
-        fresh5 = build(
-            "fresh5",
-            6017,
-            banks.FRESH5_PROSE,
-            banks.FRESH5_BLOCKERS,
-            banks.FRESH5_COMMANDS,
-            banks.FRESH5_SUPERSEDED,
-            banks.FRESH5_FILES,
-            FRESH5_LEADS,
-        )
-        fresh5.write(HERE / "fresh5.jsonl")
+    # Each later split: its name, seed, bank prefix in banks.py and tail lead-ins.
+    for split, seed, prefix, leads in (
+        ("heldout", 1017, "HELDOUT", TAIL_LEADS),
+        ("fresh", 2017, "FRESH", TAIL_LEADS),
+        ("fresh2", 3017, "FRESH2", TAIL_LEADS),
+        ("fresh3", 4017, "FRESH3", FRESH3_LEADS),
+        ("fresh4", 5017, "FRESH4", FRESH4_LEADS),
+        ("fresh5", 6017, "FRESH5", FRESH5_LEADS),
+    ):
+        parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
+        bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
+        build(split, seed, *bank, leads).write(HERE / f"{split}.jsonl")
 
 
 if __name__ == "__main__":
