@@ -17,6 +17,7 @@ last, so a folder without it is an unfinished run.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import shutil
 from dataclasses import dataclass
@@ -156,14 +157,16 @@ class RunLayout:
 GZIP_LEVEL = 1
 
 
-def write_jsonl(path: Path, rows: list[dict[str, Any]], *, raw: bool = False) -> None:
-    """Rows as JSONL, gzip when the name ends in .gz, atomically. Credentials are replaced by
-    typed markers (:mod:`soba_bench.secrets_scan`) unless ``raw``: the replay is the lossless
-    record ``score`` re-reads, and capsules are the engine's (SOBA's sanitizer rules)."""
+def write_jsonl(path: Path, rows: list[dict[str, Any]], *, raw: bool = False) -> str:
+    """Rows as JSONL, gzip when the name ends in .gz, atomically; returns the sha256 of the
+    bytes written. Credentials are replaced by typed markers (:mod:`soba_bench.secrets_scan`)
+    unless ``raw``: the replay is the lossless record ``score`` re-reads, and capsules are the
+    engine's (SOBA's sanitizer rules)."""
     payload = encode_jsonl(rows if raw else (scrub_value(row) for row in rows))
     if str(path).endswith(".gz"):
         payload = gzip.compress(payload, compresslevel=GZIP_LEVEL, mtime=0)
     atomic_write_bytes(path, payload)
+    return hashlib.sha256(payload).hexdigest()
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -4,7 +4,6 @@ capsules with new scorers: no replay, no model call)."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +64,7 @@ def write_scores(
     digests = {}
     for name, rows in {**tables, "corpus": corpus + probes}.items():
         path = layout.scores(name, scores_dir)
-        write_jsonl(path, rows)
-        digests[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        digests[path.name] = write_jsonl(path, rows)
     findings = findings_table(all_scores)
     scored = ScoredTables(layout.scored(scores_dir), tuple(scorers), tuple(findings), digests)
     write_json(scored.path, scored.to_json())

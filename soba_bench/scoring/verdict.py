@@ -204,11 +204,13 @@ _TRANSITION_VERBS = (
     r"(?:moved|migrated|switched|changed|converted|raised|lowered|increased|decreased|"
     r"reduced|bumped|went)"
 )
+_LEFT_BEHIND = r"(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off)"
 STALE_CUES = re.compile(
     r"\b(fixed|resolved|replaced|reverted|superseded|dropped|abandoned|withdrawn|obsolete|"
     r"nolonger|(?<!and )no longer|undone|rolled back|"
     # A state left behind: "moved off the app server into S3", "migrated away from cookies".
-    r"(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off)|"
+    + _LEFT_BEHIND
+    + r"|"
     # A change reported with what it was and what it is: "switched X from A to B", "raised
     # from N to M" (_is_report tells the old side from the new).
     + _TRANSITION_VERBS
@@ -970,8 +972,13 @@ _OPPOSED = ("negated", "antonym")
 
 
 @lru_cache(maxsize=65536)
+def _cues(text: str) -> frozenset[str]:
+    """The stale cues a text holds, as written (lower case)."""
+    return frozenset(m.group(0).lower() for m in STALE_CUES.finditer(_MECHANISM.sub(" ", text)))
+
+
 def _has_stale_cue(text: str) -> bool:
-    return STALE_CUES.search(_MECHANISM.sub(" ", text)) is not None
+    return bool(_cues(text))
 
 
 def _word_index(context: Context) -> dict[str, list[int]]:
@@ -1023,18 +1030,12 @@ def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:
     )
 
 
-@lru_cache(maxsize=65536)
-def _cues(text: str) -> frozenset[str]:
-    """The stale cues a text holds, as written (lower case)."""
-    return frozenset(m.group(0).lower() for m in STALE_CUES.finditer(_MECHANISM.sub(" ", text)))
-
-
 _FROM_TO = re.compile(
     r"\b" + _TRANSITION_VERBS + r"\b.*?\bfrom\b(?P<old>.+?)\b(?:to|into)\b(?P<new>.+)$",
     re.IGNORECASE,
 )
 _OFF_INTO = re.compile(
-    r"\b(?:moved|migrated|switched)\s+(?:out\s+of|away\s+from|off)\b(?P<old>.+?)"
+    r"\b" + _LEFT_BEHIND + r"\b(?P<old>.+?)"
     r"\b(?:to|into|for)\b(?P<new>.+)$",
     re.IGNORECASE,
 )

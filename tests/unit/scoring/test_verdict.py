@@ -29,6 +29,11 @@ def text(**state) -> str:
     return capsule_text(capsule(**state))
 
 
+def decided(decision: str) -> str:
+    """A capsule whose Decisions section holds this one decision."""
+    return text(decisions=[{"decision": decision, "rationale": None}])
+
+
 def verdict(kind: str, fact: str, *texts: str, **claim) -> str:
     return judge(Claim(kind, fact, **claim), Context.from_texts(texts)).label
 
@@ -572,7 +577,6 @@ def test_a_limit_said_with_a_negative_is_the_limit():
 
 def test_a_count_written_as_a_word_is_a_key():
     fact = "retry the payment capture three times"
-    decided = lambda s: text(decisions=[{"decision": s, "rationale": None}])  # noqa: E731
     assert verdict("decision", fact, decided("retry the payment capture 3 times")) == "entailed"
     assert verdict("decision", fact, decided("retry the payment capture 5 times")) == "absent"
 
@@ -647,12 +651,5 @@ def test_stopping_support_is_dropping_it_and_a_ban_is_a_do_not():
 
 def test_a_clause_negating_only_the_option_turned_down_agrees_with_the_fact():
     fact = "serve fonts from the CDN rather than from the app server"
-    said = text(
-        decisions=[
-            {
-                "decision": "we serve fonts from the CDN; the app server is not used for them",
-                "rationale": None,
-            }
-        ]
-    )
+    said = decided("we serve fonts from the CDN; the app server is not used for them")
     assert verdict("decision", fact, said) == "entailed"
