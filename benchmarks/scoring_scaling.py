@@ -42,7 +42,7 @@ def cold_caches() -> None:
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
                 value.cache_clear()
-    getattr(scoring_context, "_RECENT", []).clear()  # (absent before issue 18's caches)
+    getattr(scoring_context, "_RECENT", []).clear()  # contexts kept before per-text blocks
     from soba_bench.scoring.embeddings import get_embedder
 
     get_embedder()._cache.clear()

@@ -982,8 +982,8 @@ def _has_stale_cue(text: str) -> bool:
 
 
 def _word_index(context: Context) -> dict[str, list[int]]:
-    """Content word -> indices of the statements that contain it (built once per context,
-    or carried over from the context it resumes: see ``Context.from_texts``)."""
+    """Content word -> indices of the statements that contain it (per context, from each
+    text's own index, built once per text: see ``Context.word_index``)."""
     return context.word_index(_content_set)
 
 

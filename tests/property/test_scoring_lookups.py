@@ -48,8 +48,8 @@ def test_lookups_match_scans(history, queries):
 
 def _parsed(context: Context) -> tuple:
     return (
-        context.statements,
-        context.lines,
+        list(context.statements),
+        list(context.lines),
         context.read,
         context.modified,
         context.commands,
@@ -58,22 +58,15 @@ def _parsed(context: Context) -> tuple:
     )
 
 
-@given(texts)
-def test_cached_parse_matches_fresh_parse(history):
-    capsule = f"{CAPSULE_TITLE}\n## Completed\n- Fixed: a `b`\n## Blockers\n- c"
-    for batch in (history, [capsule, *history]):
-        cached = Context.from_texts(batch)
-        Context.indexed = False
-        try:
-            fresh = Context.from_texts(batch)
-        finally:
-            Context.indexed = True
-        assert _parsed(cached) == _parsed(fresh)
+def _index(context: Context) -> dict[str, list[int]]:
+    index = context.word_index(_words)
+    return index.as_dict() if hasattr(index, "as_dict") else dict(index)
 
 
 _CAPSULES = [
     f"{CAPSULE_TITLE}\n## Completed\n- Fixed: a `b`\n## Blockers\n- c",
     f"{CAPSULE_TITLE}\n## Artifacts\n- Read: a/b.ts\n- Verification status: failed",
+    f"{CAPSULE_TITLE}\n## Artifacts\n- Verification status: passed\n- Modified: c",
 ]
 _ITEM = st.one_of(st.text(_ALPHABET, max_size=12), st.sampled_from(_CAPSULES))
 
@@ -82,29 +75,50 @@ def _words(text: str) -> set[str]:
     return set(text.split())
 
 
+@given(st.lists(_ITEM, max_size=10))
+def test_cached_parse_matches_fresh_parse(history):
+    cached = Context.from_texts(history)
+    Context.indexed = False
+    try:
+        fresh = Context.from_texts(history)
+    finally:
+        Context.indexed = True
+    assert _parsed(cached) == _parsed(fresh)
+    assert [cached.statements[i] for i in range(len(fresh.statements))] == fresh.statements
+    assert cached.statements[1:-1] == fresh.statements[1:-1]
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(_ITEM, max_size=10),
     st.lists(st.tuples(st.integers(0, 10), st.lists(_ITEM, max_size=4)), max_size=5),
+    st.lists(st.text(_ALPHABET, max_size=3), max_size=40),
 )
-def test_resumed_contexts_match_fresh_ones(first, edits):
+def test_views_sharing_texts_match_fresh_ones(first, edits, asked):
     # Each next history keeps a prefix of the previous one and adds texts, as the views of
-    # successive moments do; half the time the previous context's word index exists.
+    # successive moments do, so their texts' blocks (and the blocks' word indexes) are shared.
+    # Words are asked one by one (at times past the point where the merged index is built),
+    # then all of them.
     batches, current = [first], first
     for keep, added in edits:
         current = current[:keep] + added
         batches.append(current)
-    for n, batch in enumerate(batches):
-        resumed = Context.from_texts(batch)
-        if n % 2 == 0:
-            resumed.word_index(_words)
+    for batch in batches:
+        built = Context.from_texts(batch)
         Context.indexed = False
         try:
             fresh = Context.from_texts(batch)
         finally:
             Context.indexed = True
-        assert _parsed(resumed) == _parsed(fresh)
-        assert resumed.word_index(_words) == fresh.word_index(_words)
+        assert _parsed(built) == _parsed(fresh)
+        expected = fresh.word_index(_words)
+        for word in asked:
+            assert built.word_index(_words).get(word, []) == expected.get(word, [])
+        assert _index(built) == expected
+        for sections in (("history",), ("completed", "blockers"), ("checkpoint",)):
+            assert built.lines_in(sections) == [
+                s for s in fresh.lines_in(sections) if s.section in sections
+            ]
 
 
 failure_heavy = st.builds(
