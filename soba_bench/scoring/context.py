@@ -72,20 +72,29 @@ class _Block:
     modified: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
     status: tuple[str, ...] = ()  # the capsule's verification status, if it gives one
-    # words_of -> {word: offsets of this block's statements that hold it}: built on first use
-    words: dict[Any, dict[str, tuple[int, ...]]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    # words_of -> each statement's words and their union, made on first use. Sets, not a
+    # word -> offsets map: a worker keeps tens of thousands of blocks, and a statement's
+    # word set is the matcher's own cached object (issue 18).
+    words: dict[Any, _Words] = field(default_factory=dict, compare=False, repr=False)
 
-    def postings(self, words_of: Callable[[str], Iterable[str]]) -> dict[str, tuple[int, ...]]:
+    def words_for(self, words_of: Callable[[str], Iterable[str]]) -> _Words:
         found = self.words.get(words_of)
         if found is None:
-            local: dict[str, list[int]] = {}
-            for i, (text, _) in enumerate(self.statements):
-                for word in words_of(text):
-                    local.setdefault(word, []).append(i)
-            found = self.words[words_of] = {w: tuple(v) for w, v in local.items()}
+            sets = tuple(_frozen(words_of(text)) for text, _ in self.statements)
+            union = sets[0] if len(sets) == 1 else frozenset().union(*sets)
+            found = self.words[words_of] = _Words(sets, union, sum(map(len, sets)))
         return found
+
+
+@dataclass(frozen=True)
+class _Words:
+    sets: tuple[frozenset[str], ...]  # per statement, in order
+    union: frozenset[str]
+    size: int  # word occurrences: what merging this block into an index costs
+
+
+def _frozen(words: Iterable[str]) -> frozenset[str]:
+    return words if isinstance(words, frozenset) else frozenset(words)
 
 
 def _history_block(text: str) -> _Block:
@@ -217,18 +226,18 @@ class _Flat(Sequence[Statement]):
 
 class _Postings:
     """Word -> indices of the statements that hold it, in order. Answered per word from the
-    texts' own indexes while few words are asked (the lost-constraint detector asks for the
+    texts' own word sets while few words are asked (the lost-constraint detector asks for the
     words of a constraint or two), and from one index merged over every text once the
     per-word lookups have cost as much as that merge would (retention asks for the words of
     every fact): never more than about twice the cheaper of the two (issue 18)."""
 
     def __init__(self, blocks: list[_Block], starts: list[int], words_of: Any) -> None:
-        self._locals = [block.postings(words_of) for block in blocks]
+        self._words = [block.words_for(words_of) for block in blocks]
         self._starts = starts
         self._known: dict[str, list[int]] = {}
         self._merged = False
         self._spent = 0  # blocks looked at by per-word lookups so far
-        self._merge_cost = sum(map(len, self._locals))
+        self._merge_cost = sum(w.size for w in self._words)
 
     def get(self, word: str, default: Any = None) -> Any:
         found = self._known.get(word)
@@ -241,23 +250,27 @@ class _Postings:
         return found if found else default
 
     def _lookup(self, word: str) -> list[int]:
-        self._spent += len(self._locals)
+        self._spent += len(self._words)
         out: list[int] = []
-        for local, start in zip(self._locals, self._starts, strict=True):
-            offsets = local.get(word)
-            if offsets:
-                out.extend([start + o for o in offsets])
+        for words, start in zip(self._words, self._starts, strict=True):
+            if word in words.union:
+                sets = words.sets
+                if len(sets) == 1:
+                    out.append(start)
+                else:
+                    out.extend([start + j for j, s in enumerate(sets) if word in s])
         return out
 
     def _merge(self) -> None:
         index: dict[str, list[int]] = {}
-        for local, start in zip(self._locals, self._starts, strict=True):
-            for word, offsets in local.items():
-                postings = index.get(word)
-                if postings is None:
-                    index[word] = [start + o for o in offsets]
-                else:
-                    postings.extend([start + o for o in offsets])
+        for words, start in zip(self._words, self._starts, strict=True):
+            for j, found in enumerate(words.sets, start):
+                for word in found:
+                    postings = index.get(word)
+                    if postings is None:
+                        index[word] = [j]
+                    else:
+                        postings.append(j)
         self._known = index
         self._merged = True
 

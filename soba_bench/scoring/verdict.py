@@ -989,8 +989,10 @@ def _word_index(context: Context) -> dict[str, list[int]]:
 
 @lru_cache(maxsize=1 << 17)
 def _content_set(text: str) -> frozenset[str]:
-    """A statement's content words (cached: every view of a session's history holds it)."""
-    return frozenset(parse(text).content)
+    """A statement's content words (cached: every view of a session's history holds it).
+    The whole parse is not kept: most statements of a history are only looked up by word,
+    and a worker's parse cache full of them held about a hundred megabytes (issue 18)."""
+    return frozenset(parse.__wrapped__(text).content)
 
 
 def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Statement]:
