@@ -236,7 +236,7 @@ class _Postings:
         self._starts = starts
         self._known: dict[str, list[int]] = {}
         self._merged = False
-        self._spent = 0  # blocks looked at by per-word lookups so far
+        self._spent = 0  # texts and statements looked at by per-word lookups so far
         self._merge_cost = sum(w.size for w in self._words)
 
     def get(self, word: str, default: Any = None) -> Any:
@@ -250,7 +250,7 @@ class _Postings:
         return found if found else default
 
     def _lookup(self, word: str) -> list[int]:
-        self._spent += len(self._words)
+        spent = len(self._words)
         out: list[int] = []
         for words, start in zip(self._words, self._starts, strict=True):
             if word in words.union:
@@ -258,7 +258,9 @@ class _Postings:
                 if len(sets) == 1:
                     out.append(start)
                 else:
+                    spent += len(sets)  # a text holding the word: each statement is tested
                     out.extend([start + j for j, s in enumerate(sets) if word in s])
+        self._spent += spent
         return out
 
     def _merge(self) -> None:
