@@ -75,14 +75,19 @@ def _words(text: str) -> set[str]:
     return set(text.split())
 
 
+def _fresh(texts: list[str]) -> Context:
+    """The straightforward context: every text parsed anew, every statement made up front."""
+    Context.indexed = False
+    try:
+        return Context.from_texts(texts)
+    finally:
+        Context.indexed = True
+
+
 @given(st.lists(_ITEM, max_size=10))
 def test_cached_parse_matches_fresh_parse(history):
     cached = Context.from_texts(history)
-    Context.indexed = False
-    try:
-        fresh = Context.from_texts(history)
-    finally:
-        Context.indexed = True
+    fresh = _fresh(history)
     assert _parsed(cached) == _parsed(fresh)
     assert [cached.statements[i] for i in range(len(fresh.statements))] == fresh.statements
     assert cached.statements[1:-1] == fresh.statements[1:-1]
@@ -105,11 +110,7 @@ def test_views_sharing_texts_match_fresh_ones(first, edits, asked):
         batches.append(current)
     for batch in batches:
         built = Context.from_texts(batch)
-        Context.indexed = False
-        try:
-            fresh = Context.from_texts(batch)
-        finally:
-            Context.indexed = True
+        fresh = _fresh(batch)
         assert _parsed(built) == _parsed(fresh)
         expected = fresh.word_index(_words)
         for word in asked:
