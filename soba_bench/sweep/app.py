@@ -86,7 +86,6 @@ def compose_each_job_once() -> None:
 
     if getattr(Sweeper.validate_batch_is_legal, "_soba_bench", False):
         return
-    check = Sweeper.validate_batch_is_legal
     load = ConfigLoaderImpl.load_sweep_config
 
     def validate_batch_is_legal(self: Any, batch: Any) -> None:
@@ -111,7 +110,6 @@ def compose_each_job_once() -> None:
                 return config
         return load(self, master_config, sweep_overrides)
 
-    del check  # every launcher's check is done here now
     validate_batch_is_legal._soba_bench = True  # type: ignore[attr-defined]
     Sweeper.validate_batch_is_legal = validate_batch_is_legal  # type: ignore[method-assign]
     ConfigLoaderImpl.load_sweep_config = load_sweep_config  # type: ignore[method-assign]
