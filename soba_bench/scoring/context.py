@@ -207,20 +207,9 @@ class _Flat(Sequence[Statement]):
                 yield Statement(text, section, n)
                 n += 1
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, _Flat):
-            return list(self) == list(other)
-        if isinstance(other, list):
-            return list(self) == other
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return f"_Flat({list(self)!r})"
-
-    def texts(self) -> list[str]:
-        return [text for part in self._parts for text, _ in part]
-
+    @property
     def starts(self) -> list[int]:
+        """Where each block's statements begin."""
         return self._starts
 
 
@@ -294,10 +283,11 @@ class Context:
         self.texts = texts  # every text, as given
         self._blocks = blocks
         self._oracle = not self.indexed  # as built: the lookups follow how it was built
-        self.statements: Sequence[Statement] = _Flat([b.statements for b in blocks])
-        self.lines: Sequence[Statement] = _Flat([b.lines for b in blocks])
-        if self._oracle:
-            self.statements, self.lines = list(self.statements), list(self.lines)
+        statements = _Flat([b.statements for b in blocks])
+        lines = _Flat([b.lines for b in blocks])
+        self._statement_starts, self._line_starts = statements.starts, lines.starts
+        self.statements: Sequence[Statement] = list(statements) if self._oracle else statements
+        self.lines: Sequence[Statement] = list(lines) if self._oracle else lines
         self.history = [t for t, b in zip(texts, blocks, strict=True) if b.history]
         capsules = [b for b in blocks if not b.history]
         self.read = [p for b in capsules for p in b.read]
@@ -324,8 +314,7 @@ class Context:
         found = self.cache.get(key)
         if found is None:
             if not self._oracle:
-                starts = self.statements.starts()  # type: ignore[attr-defined]
-                found = _Postings(self._blocks, starts, words_of)
+                found = _Postings(self._blocks, self._statement_starts, words_of)
             else:
                 found = {}
                 for i, statement in enumerate(self.statements):
@@ -341,11 +330,9 @@ class Context:
         key = ("lines_in", sections)
         found = self.cache.get(key)
         if found is None:
-            lines = self.lines
-            starts = lines.starts()  # type: ignore[attr-defined]
             found = []
             history = "history" in sections
-            for block, start in zip(self._blocks, starts, strict=True):
+            for block, start in zip(self._blocks, self._line_starts, strict=True):
                 if block.history and not history:
                     continue  # a history text's lines are all "history"
                 found.extend(
@@ -363,8 +350,7 @@ class Context:
         return [self.lines[i] for i in found]
 
     def _line_texts(self) -> list[str]:
-        lines = self.lines
-        return lines.texts() if isinstance(lines, _Flat) else [s.text for s in lines]
+        return [text for block in self._blocks for text, _ in block.lines]
 
     def history_containing(self, needle: str) -> list[int]:
         """Indices into :attr:`history` of the texts containing ``needle``, in order."""

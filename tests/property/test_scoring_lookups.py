@@ -43,7 +43,7 @@ def test_lookups_match_scans(history, queries):
         assert context.lines_containing(needle) == lines
         expected = [i for i, t in enumerate(context.history) if needle in t]
         assert context.history_containing(needle) == expected
-    assert context.lines_in(("history",)) == context.lines
+    assert context.lines_in(("history",)) == list(context.lines)
 
 
 def _parsed(context: Context) -> tuple:
