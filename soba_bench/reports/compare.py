@@ -49,6 +49,8 @@ from soba_bench.reports.compare_metrics import (
     resolve_metrics,
 )
 from soba_bench.reports.compare_pairing import Pairing, find_jobs, pair_jobs, show
+from soba_bench.runs.layout import RunLayout
+from soba_bench.runs.record import load_scored
 from soba_bench.scoring.stats import (
     holm,
     min_sign_flip_p,
@@ -230,6 +232,27 @@ class _Cell:
     raw_better: float | None = None
 
 
+def _matcher(folder: Path) -> str | None:
+    """The matcher that judged a job's score tables (None: not recorded, or not scored)."""
+    path = RunLayout(folder).scored()
+    return load_scored(path).matcher if path.exists() else None
+
+
+def _same_matcher(base: Path, cand: Path) -> None:
+    """Scores judged by two matchers differ by the matchers, not the configs: refuse them."""
+    b_matcher, c_matcher = _matcher(base), _matcher(cand)
+    if b_matcher and c_matcher and b_matcher != c_matcher:
+        raise InputError(
+            "the two sides were scored by different matchers; score both with one "
+            f"('soba-bench score RUN_DIR --prose-matcher {b_matcher}')",
+            path=str(RunLayout(cand).scored()),
+            field="matcher",
+            value=c_matcher,
+            has_value=True,
+            expected=f"{b_matcher}, the matcher of BASE's {RunLayout(base).scored()}",
+        )
+
+
 def compare_runs(
     base: str | Path,
     cand: str | Path,
@@ -264,6 +287,7 @@ def compare_runs(
     base_side, cand_side = SideMetrics(base), SideMetrics(cand)
     for number, pair in enumerate(pairing.pairs):
         b_folder, c_folder = pair.base.folder, pair.cand.folder
+        _same_matcher(b_folder, c_folder)
         b_sessions, c_sessions = base_side.sessions(b_folder), cand_side.sessions(c_folder)
         in_cand = set(c_sessions)
         common = [s for s in b_sessions if s in in_cand]

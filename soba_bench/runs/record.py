@@ -435,7 +435,9 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 class ScoredTables:
     """``scores/scored.json``: the scorers whose tables were written, the failure-mode
     detectors that ran (a silent detector is a 0, a detector that did not run is missing),
-    and each table's sha256.
+    each table's sha256, and the matcher that judged the facts (None in a list written
+    before it was recorded). Scores of two matchers are not comparable: ``compare`` refuses
+    a pair scored by different ones.
 
     It is written after the tables, so a re-score cut short (killed between two tables)
     leaves the previous list beside newer tables: the digests let a reader see that
@@ -445,14 +447,18 @@ class ScoredTables:
     scorers: tuple[str, ...]
     detectors: tuple[str, ...]
     tables: dict[str, str] = field(default_factory=dict)
+    matcher: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "schemaVersion": SCORED_SCHEMA_VERSION,
             "scorers": list(self.scorers),
             "detectors": list(self.detectors),
             "tables": dict(sorted(self.tables.items())),
         }
+        if self.matcher is not None:
+            out["matcher"] = self.matcher
+        return out
 
     def check_tables(self) -> None:
         """Raise unless every listed table is the file that was written."""
@@ -512,6 +518,7 @@ class ScoredTables:
             scorers=_strings(data, "scorers", path),
             detectors=_strings(data, "detectors", path),
             tables=dict(tables),
+            matcher=_check(data, "matcher", "string", path),
         )
 
 

@@ -36,9 +36,11 @@ def write_scores(
     scores_dir: Path | None = None,
     *,
     scorers: tuple[str, ...],
+    matcher: str,
 ) -> dict[str, Any]:
     """Write every score table, then the list of scorers they hold with each table's
-    sha256; return the corpus-level summary for the run record."""
+    sha256 and the matcher that judged them; return the corpus-level summary for the run
+    record."""
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
     }
@@ -66,7 +68,9 @@ def write_scores(
         path = layout.scores(name, scores_dir)
         digests[path.name] = write_jsonl(path, rows)
     findings = findings_table(all_scores)
-    scored = ScoredTables(layout.scored(scores_dir), tuple(scorers), tuple(findings), digests)
+    scored = ScoredTables(
+        layout.scored(scores_dir), tuple(scorers), tuple(findings), digests, matcher
+    )
     write_json(scored.path, scored.to_json())
     return {
         "availability": availability_summary(tables["availability"], seed=seed),
@@ -98,5 +102,12 @@ def score_run(
         truth = truth_for(source) if source is not None else None
         all_scores.append(score_replay(name, replayed, truth, config, barriers))
     embeddings.flush_store()
-    scorers = (config or ScoreConfig()).scorers
-    return write_scores(layout, all_scores, record.seed or 0, scores_dir, scorers=scorers)
+    config = config or ScoreConfig()
+    return write_scores(
+        layout,
+        all_scores,
+        record.seed or 0,
+        scores_dir,
+        scorers=config.scorers,
+        matcher=config.match.prose_matcher,
+    )

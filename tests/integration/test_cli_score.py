@@ -133,3 +133,37 @@ def test_a_re_score_is_what_report_and_compare_read(tmp_path, capsys):
     assert main(["report", str(run_dir)]) == 2
     err = capsys.readouterr().err
     assert "scored.json" in err and "Traceback" not in err
+
+
+def test_compare_refuses_sides_scored_by_different_matchers(tmp_path, capsys):
+    """Scores of two matchers differ by the matchers: ``scored.json`` names the matcher that
+    judged the tables, and ``compare`` exits 2 naming both instead of gating the difference."""
+    runs = []
+    for name in ("base", "cand"):
+        args = ["run", "--corpus", str(SYNTHETIC), "--results", str(tmp_path / name)]
+        assert main([*args, "--limit", "1", "scorer.scorers=[outcomes,retention]"]) == 0
+        (run_dir,) = (tmp_path / name).iterdir()
+        runs.append(run_dir)
+    base, cand = runs
+    scored = json.loads((cand / "scores" / "scored.json").read_text())
+    assert scored["matcher"] == "verdict-embedding"
+    capsys.readouterr()
+    assert main(["compare", str(base), str(cand)]) in (0, 3)  # one session: may not test
+    again = ["score", str(cand), "--scorer", "outcomes", "--scorer", "retention"]
+    assert main([*again, "--prose-matcher", "verdict"]) == 0
+    assert json.loads((cand / "scores" / "scored.json").read_text())["matcher"] == "verdict"
+    capsys.readouterr()
+    assert main(["compare", str(base), str(cand)]) == 2
+    err = capsys.readouterr().err
+    assert "different matchers" in err and "verdict-embedding" in err and "Traceback" not in err
+    # A list written before the matcher was recorded (no "matcher") is compared as before.
+    listed = json.loads((cand / "scores" / "scored.json").read_text())
+    del listed["matcher"]
+    (cand / "scores" / "scored.json").write_text(json.dumps(listed))
+    capsys.readouterr()
+    assert main(["compare", str(base), str(cand)]) in (0, 3)
+    # A matcher that is not a string is named by file and field.
+    (cand / "scores" / "scored.json").write_text(json.dumps({**listed, "matcher": 7}))
+    assert main(["compare", str(base), str(cand)]) == 2
+    err = capsys.readouterr().err
+    assert "scored.json" in err and "matcher" in err and "Traceback" not in err
