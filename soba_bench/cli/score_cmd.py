@@ -51,8 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="|".join(PROSE_MATCHERS),
         help="how facts are matched: verdict-embedding (default: entailed / contradicted / "
         "absent by state-aware rules, plus a local sentence-embedding model for rewordings), "
-        "verdict (the rules alone), fuzzy (word containment, then rapidfuzz) or embedding "
-        "(word containment, then sentence embeddings)",
+        "verdict-nli (the rules for state facts, a cross-encoder trained for this project for "
+        "prose), verdict (the rules alone), fuzzy (word containment, then rapidfuzz) or "
+        "embedding (word containment, then sentence embeddings)",
     )
     parser.add_argument("--out", type=Path, help="write the tables here (default RUN_DIR/scores)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -70,8 +70,9 @@ STOPWORDS = frozenset(
 # sentence embeddings from a local model (the optional "embeddings" extra). TextIndex.has_prose
 # (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding" (the
 # default): the verdict rules, then embeddings for prose they find absent, under the rules'
-# vetoes (soba_bench.scoring.hybrid).
-PROSE_MATCHERS = ("verdict", "verdict-embedding", "fuzzy", "embedding")
+# vetoes (soba_bench.scoring.hybrid). "verdict-nli": the rules for state facts and word order,
+# a cross-encoder trained for this project for prose (soba_bench.scoring.nli).
+PROSE_MATCHERS = ("verdict", "verdict-embedding", "verdict-nli", "fuzzy", "embedding")
 
 
 @dataclass(frozen=True)

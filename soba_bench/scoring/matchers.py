@@ -17,6 +17,7 @@ from soba_bench.registry import Registry
 from soba_bench.scoring.context import CURRENT, Context
 from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
+from soba_bench.scoring.nli import NliConfig, judge_nli
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
@@ -81,6 +82,29 @@ class VerdictEmbeddingMatcher:
 
     def entails(self, claim: Claim, context: Context) -> bool:
         return entails_hybrid(claim, context, self.config)
+
+
+@MATCHERS.register("verdict-nli")
+class VerdictNliMatcher:
+    """The verdict rules for state facts and word order, and for a current prose fact a
+    cross-encoder trained for this project (soba_bench.scoring.nli): it reads polarity and
+    rewording together, where the hybrid splits them between rules and embeddings."""
+
+    name = "verdict-nli"
+
+    def __init__(
+        self, threshold: float = NliConfig().threshold, top: int = NliConfig().top
+    ) -> None:
+        self.config = NliConfig(threshold=threshold, top=top)
+
+    def judge(self, claim: Claim, context: Context) -> Verdict:
+        return judge_nli(claim, context, self.config)
+
+    def label(self, claim: Claim, context: Context) -> str:
+        return judge_nli(claim, context, self.config).label
+
+    def entails(self, claim: Claim, context: Context) -> bool:
+        return self.label(claim, context) == ENTAILED
 
 
 class _WordsMatcher:

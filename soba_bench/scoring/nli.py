@@ -1,0 +1,219 @@
+"""The ``verdict-nli`` matcher: the verdict rules for state facts, paths, numbers and word
+order; a cross-encoder trained for this project for what a prose statement says of a fact.
+
+The rules (soba_bench.scoring.verdict) read polarity from negation words and a small antonym
+table, so a negation written without one ("analytics scripts load as soon as the page opens"
+for "load analytics only after consent") reads as the fact kept, and a rewording that uses one
+("may not load until the visitor accepts") as its opposite. The embeddings of the default
+hybrid see meaning but not polarity. This matcher asks a model that reads the statement and
+the fact together (a cross-encoder: all-MiniLM-L6-v2 fine-tuned on project-written pairs, int8
+ONNX, vendored in ``nli_data/`` with how it was trained) whether the statement entails the
+fact, contradicts it, or neither.
+
+Per prose fact (current: a superseded fact keeps the hybrid's stale-state rules):
+
+* candidates are the ``top`` statements sharing most of the fact's weighted content words (the
+  rules' own word index), at most ``max_chars`` long (longer ones are tool output);
+* a verbatim copy (the same words up to case, spacing and a closing full stop) states the
+  fact without asking the model;
+* the rules keep what words decide: the fact's words in another order (word salad: nothing;
+  two phrases exchanged: contradicted), and another path, identifier or number on both sides
+  (another subject: nothing), as does the rules' one-run substitution check ("the job queue"
+  for "the cache layer");
+* the model judges the rest; a statement it finds decisive (entailment or contradiction at
+  least ``threshold`` likely and likelier than neither) decides, the newest one winning, as
+  in the rules' own reading of a history.
+
+State facts (blockers, checks, files) are judged by the rules alone, as in every matcher.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from soba_bench.errors import HarnessFault
+from soba_bench.scoring.context import Context
+from soba_bench.scoring.embeddings import INSTALL, TOKENIZER, TOKENIZER_SHA256, threads_from_env
+from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid, strip_lead
+from soba_bench.scoring.verdict import (
+    ABSENT,
+    CONTRADICTED,
+    ENTAILED,
+    STATE_JUDGES,
+    Claim,
+    Verdict,
+    _weight,
+    _word_index,
+    compare,
+    parse,
+)
+
+MODEL = Path(__file__).with_name("nli_data") / "minilm-nli-int8.onnx"
+MODEL_SHA256 = "0e726f5fd4106736a67a3afa3ce5074b040aaaa2bcc88f7f0e9fb3aa109e1aaa"
+MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far fewer
+LABELS = ("entailment", "contradiction", "neutral")
+BATCH = 32
+CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process
+# Rules whose verdict stands whatever the model says: they are about words, not meaning.
+_WORD_RULES = ("words shuffled", "roles swapped", "another subject")
+
+
+@dataclass(frozen=True)
+class NliConfig:
+    threshold: float = 0.5  # probability of entailment or contradiction to decide
+    top: int = 12  # statements judged per fact, those sharing most of its words
+    max_chars: int = 400  # longer statements are tool output, not a restated fact
+
+
+class NliModel:
+    """The cross-encoder: (statement, fact) -> probabilities of entailment, contradiction,
+    neither. Results are cached per pair: every view of a history asks again."""
+
+    def __init__(self, threads: int | None = None, verify: bool = True) -> None:
+        try:
+            import numpy as np
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise HarnessFault(f"the nli matcher needs {exc.name!r}; install: {INSTALL}") from None
+        if verify:
+            for path, pinned in ((MODEL, MODEL_SHA256), (TOKENIZER, TOKENIZER_SHA256)):
+                if _sha256(path) != pinned:
+                    raise HarnessFault(f"{path} does not have the pinned sha256 {pinned}")
+        self._np = np
+        self.tokenizer = Tokenizer.from_file(str(TOKENIZER))
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.enable_padding()
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self.session = ort.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+        self._cache: dict[tuple[str, str], tuple[float, float, float]] = {}
+        self._lock = threading.Lock()
+
+    def _run(self, pairs: list[tuple[str, str]]) -> Any:
+        np = self._np
+        encodings = self.tokenizer.encode_batch(pairs)
+        feed = {
+            "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
+            "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
+            "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
+        }
+        logits = self.session.run(None, feed)[0].astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        weights = np.exp(logits)
+        return weights / weights.sum(axis=1, keepdims=True)
+
+    def probabilities(self, statements: list[str], fact: str) -> list[tuple[float, float, float]]:
+        """(entailment, contradiction, neither) for each statement against the fact.
+
+        Pairs are run in batches of one token count each, so the padding a batch would add
+        neither costs time nor changes a pair's result (the cache hands back whatever batch
+        computed it)."""
+        with self._lock:
+            missing = sorted({s for s in statements if (s, fact) not in self._cache}, key=len)
+            if missing:
+                lengths = [
+                    sum(e.attention_mask)
+                    for e in self.tokenizer.encode_batch([(s, fact) for s in missing])
+                ]
+                groups: dict[int, list[str]] = {}
+                for text, length in zip(missing, lengths, strict=True):
+                    groups.setdefault(length, []).append(text)
+                if len(self._cache) + len(missing) > CACHE_LIMIT:
+                    self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
+                for group in groups.values():
+                    for start in range(0, len(group), BATCH):
+                        batch = group[start : start + BATCH]
+                        rows = self._run([(s, fact) for s in batch])
+                        for text, row in zip(batch, rows, strict=True):
+                            self._cache[(text, fact)] = (
+                                float(row[0]),
+                                float(row[1]),
+                                float(row[2]),
+                            )
+            return [self._cache[(s, fact)] for s in statements]
+
+
+def _sha256(path: Path) -> str:
+    if not path.is_file():
+        raise HarnessFault(f"{path} is missing: the nli matcher's model ships with soba-bench")
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@cache
+def get_model() -> NliModel:
+    """One model per process (its load is the expensive part)."""
+    return NliModel(threads=threads_from_env())
+
+
+def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -> Verdict:
+    """The verdict for one claim: the rules for state facts and superseded ones, the
+    cross-encoder under the rules' word checks for a current prose fact."""
+    if claim.kind in STATE_JUDGES or claim.state == "stale":
+        return judge_hybrid(claim, context, HybridConfig(max_chars=config.max_chars))
+    fact = parse(claim.text)
+    words = set(fact.content)
+    if not words:
+        return Verdict(ABSENT, "empty fact")
+    index = _word_index(context)
+    score: dict[int, float] = {}
+    for word in words:
+        for i in index.get(word, ()):
+            score[i] = score.get(i, 0.0) + _weight(word)
+    ranked = sorted(score, key=lambda i: (-score[i], -i))
+    chosen: list[int] = []
+    for i in ranked:
+        if len(context.statements[i].text) <= config.max_chars:
+            chosen.append(i)
+            if len(chosen) == config.top:
+                break
+    # In reading order: a verdict the rules' word checks fixed, or a statement for the model.
+    fixed: dict[int, Verdict] = {}
+    to_judge: list[tuple[int, str]] = []
+    for i in sorted(chosen):
+        statement = context.statements[i]
+        text = strip_lead(statement.text)
+        other = parse(text)
+        if fact.keys - other.keys and other.keys - fact.keys:
+            continue  # another path, identifier or number: another subject
+        if _plain(text) == _plain(claim.text):
+            fixed[i] = Verdict(ENTAILED, "verbatim", statement.text)
+            continue
+        label, rule = compare(claim.text, statement.text)
+        if rule in _WORD_RULES:
+            if label != ABSENT:
+                fixed[i] = Verdict(label, rule, statement.text)
+            continue
+        to_judge.append((i, text))
+    judged: dict[int, Verdict] = {}
+    if to_judge:
+        rows = get_model().probabilities([text for _, text in to_judge], claim.text)
+        for (i, _), row in zip(to_judge, rows, strict=True):
+            verdict = _decisive(row, context.statements[i].text, config)
+            if verdict is not None:
+                judged[i] = verdict
+    decisive = fixed | judged
+    if not decisive:
+        return Verdict(ABSENT, "not found")
+    return decisive[max(decisive)]  # the newest decisive statement
+
+
+def _plain(text: str) -> str:
+    """Lower case, single spaces, no closing full stop: what a verbatim copy keeps."""
+    return " ".join(text.lower().split()).rstrip(".")
+
+
+def _decisive(row: tuple[float, float, float], statement: str, config: NliConfig) -> Verdict | None:
+    """The model's verdict on one statement, or None when it says neither (or is unsure)."""
+    entail, contradict, neither = row
+    best = max(entail, contradict)
+    if best < config.threshold or neither >= best:
+        return None
+    label = ENTAILED if entail >= contradict else CONTRADICTED
+    return Verdict(label, f"nli {best:.2f}", statement)

@@ -1,0 +1,149 @@
+"""The ``verdict-nli`` matcher: its cross-encoder (the vendored int8 ONNX model, run for real),
+the rules it keeps, and its figures on the calibration splits it was not trained on (fresh4
+chose its epochs and quantisation; fresh5 is blind)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("onnxruntime")
+
+from soba_bench.errors import HarnessFault
+from soba_bench.scoring import calibration, nli
+from soba_bench.scoring.context import Context
+from soba_bench.scoring.matchers import MATCHERS, get_matcher
+from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED, Claim
+from soba_bench.session.capsule_text import capsule_text
+from tests.unit.scoring.test_retention import capsule
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
+
+
+def verdict(kind: str, fact: str, *texts: str, **claim):  # type: ignore[no-untyped-def]
+    return get_matcher("verdict-nli").judge(Claim(kind, fact, **claim), Context.from_texts(texts))
+
+
+def test_the_vendored_model_is_the_pinned_one():
+    assert hashlib.sha256(nli.MODEL.read_bytes()).hexdigest() == nli.MODEL_SHA256
+    assert "verdict-nli" in MATCHERS.names()
+
+
+def test_a_changed_model_file_is_refused(tmp_path, monkeypatch):
+    copy = tmp_path / "model.onnx"
+    copy.write_bytes(nli.MODEL.read_bytes()[:-1] + b"\0")
+    monkeypatch.setattr(nli, "MODEL", copy)
+    with pytest.raises(HarnessFault, match="pinned sha256"):
+        nli.NliModel()
+
+
+def test_probabilities_sum_to_one_and_do_not_depend_on_the_batch():
+    model = nli.get_model()
+    fact = "Retry failed webhook deliveries at most five times"
+    alone = nli.NliModel().probabilities(["Webhook deliveries are retried up to five times"], fact)
+    together = model.probabilities(
+        [
+            "Webhook deliveries are retried up to five times",
+            "A failed webhook delivery is retried forever",
+            "The webhook payloads are signed with HMAC",
+        ],
+        fact,
+    )
+    assert len(together) == 3
+    for row in together:
+        assert sum(row) == pytest.approx(1.0)
+        assert all(0.0 <= p <= 1.0 for p in row)
+    assert together[0] == pytest.approx(alone[0], abs=1e-9)
+
+
+def test_a_verbatim_copy_is_entailed_without_the_model(monkeypatch):
+    def no_model():  # type: ignore[no-untyped-def]
+        raise AssertionError("the model was asked")
+
+    monkeypatch.setattr(nli, "get_model", no_model)
+    found = verdict(
+        "decision",
+        "call the inventory service over gRPC instead of REST",
+        "Assistant: what we agreed on: Call the inventory service over gRPC instead of REST.",
+    )
+    assert (found.label, found.reason) == (ENTAILED, "verbatim")
+
+
+def test_the_rules_keep_paths_numbers_and_word_order(monkeypatch):
+    def no_model():  # type: ignore[no-untyped-def]
+        raise AssertionError("the model was asked")
+
+    monkeypatch.setattr(nli, "get_model", no_model)
+    # another path on both sides: another subject, whatever the wording
+    assert (
+        verdict(
+            "constraint",
+            "Keep the public exports of src/index.ts unchanged",
+            "Keep the public exports of src/cli.ts unchanged",
+        ).label
+        == ABSENT
+    )
+    # the fact's words shuffled: word salad, not the fact
+    shuffled = verdict(
+        "goal",
+        "Add retries with exponential backoff to the billing webhooks",
+        "billing retries the with backoff webhooks to exponential Add",
+    )
+    assert shuffled.label == ABSENT
+
+
+def test_state_facts_are_judged_by_the_rules():
+    text = capsule_text(capsule(blockers=["TS2304: Cannot find name 'Foo'"]))
+    blocker = verdict("blocker", "TS2304: Cannot find name 'Foo'", text)
+    assert blocker.label == ENTAILED and not blocker.reason.startswith("nli")
+    fixed = verdict(
+        "blocker", "TS2304: Cannot find name 'Foo'", "Fixed: TS2304: Cannot find name 'Foo'"
+    )
+    assert fixed.label == CONTRADICTED
+
+
+def test_a_statement_sharing_no_word_is_not_judged():
+    found = verdict(
+        "goal", "Add retries to the billing webhooks", "Compress the nightly logs with zstd"
+    )
+    assert found.label == ABSENT
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, dict[str, calibration.Row]]:
+    matcher = get_matcher("verdict-nli")
+    out = {}
+    for split in ("fresh4", "fresh5"):
+        cases = calibration.load_cases(DATA / f"{split}.jsonl")
+        out[split] = {r.category: r for r in calibration.table(calibration.run(matcher, cases))}
+    return out
+
+
+# Cases right per category, in calibration.CATEGORIES order (verbatim, absent, paraphrase,
+# negation, wrong_subject, swapped_lists, stale, shuffled, near_miss), then overall.
+# fresh4 (442 cases) chose the epochs and the quantisation; fresh5 (474) was measured once,
+# after the model was chosen. The default matcher on the same splits: 398 and 396.
+PINNED: dict[str, tuple[int, ...]] = {
+    "fresh4": (106, 80, 52, 45, 31, 12, 35, 34, 19, 414),
+    "fresh5": (112, 83, 60, 39, 29, 12, 31, 36, 19, 421),
+}
+
+
+def test_the_nli_matcher_is_pinned_on_the_splits_it_was_not_trained_on(tables):
+    assert set(PINNED) == set(tables)
+    for split, right in PINNED.items():
+        rows = tables[split]
+        got = tuple(
+            round(rows[c].accuracy * rows[c].n) for c in (*calibration.CATEGORIES, "overall")
+        )
+        assert got == right, split
+
+
+def test_the_nli_matcher_reads_blind_negations_and_paraphrases_better_than_the_default(tables):
+    """What it is for: on the blind split, more negations read as contradicted and more
+    rewordings as stated than the default (23 and 44 of 68 there)."""
+    rows = tables["fresh5"]
+    assert round(rows["negation"].accuracy * 68) > 23
+    assert round(rows["paraphrase"].accuracy * 68) > 44
