@@ -56,7 +56,7 @@ from soba_bench.scoring.verdict import (
 MODEL = Path(__file__).with_name("nli_data") / "minilm-nli-int8.onnx"
 MODEL_SHA256 = "0e726f5fd4106736a67a3afa3ce5074b040aaaa2bcc88f7f0e9fb3aa109e1aaa"
 MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far fewer
-LABELS = ("entailment", "contradiction", "neutral")
+LABELS = ("entailment", "contradiction", "neutral")  # the order of the model's three logits
 BATCH = 32
 CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process
 # Rules whose verdict stands whatever the model says: they are about words, not meaning.

@@ -21,7 +21,7 @@ Not part of the locked installs (training needs PyTorch; the matcher only onnxru
     python training/nli/train.py --out soba_bench/scoring/nli_data/minilm-nli-int8.onnx
 
 then pin the printed sha256 in ``soba_bench/scoring/nli.py``. On the 2-core development
-machine five epochs take about seven minutes.
+machine the five epochs over 6,962 pairs took 19 minutes.
 """
 
 from __future__ import annotations
