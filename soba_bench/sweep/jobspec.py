@@ -25,6 +25,7 @@ from soba_bench.engine.config import (
 from soba_bench.engine.variants import VARIANTS
 from soba_bench.errors import InputError
 from soba_bench.replay.rules import ReplayOptions
+from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
 from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig
@@ -137,6 +138,7 @@ class JobSpec:
                 probes=ProbeConfig.from_params(scorer.get("params")),
                 max_points=scorer.get("max_points", DEFAULT_MAX_POINTS),
                 points_seed=int(scorer.get("points_seed", 0)),
+                match=MatchConfig(prose_matcher=scorer.get("matcher", DEFAULT_MATCH.prose_matcher)),
             )
         params = dict(summ.get("params") or {})
         for key in SUMMARIZER_LOCATION_KEYS:
@@ -164,11 +166,14 @@ class JobSpec:
             "corpora": [
                 {"name": c.name, "manifestSha256": c.manifest_sha256} for c in self.corpora
             ],
-            # Empty probe params are left out, so jobs keyed before they existed still match.
+            # Empty probe params and the default matcher are left out, so jobs keyed before
+            # they existed still match.
             "scorer": {
                 k: v
                 for k, v in self.config["scorer"].items()
-                if k != "name" and (k != "params" or v)
+                if k != "name"
+                and (k != "params" or v)
+                and (k != "matcher" or v != DEFAULT_MATCH.prose_matcher)
             },
             "replay": {
                 "meter": self.options.meter,

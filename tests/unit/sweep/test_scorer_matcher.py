@@ -1,0 +1,47 @@
+"""``scorer.matcher``: a sweep job scores with the matcher it names (recorded in
+``scores/scored.json``), the default leaves job keys as they were, another matcher is another
+job, and an unknown name is refused listing the valid ones."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soba_bench.cli.main import main
+from soba_bench.errors import UnknownNameError
+from soba_bench.scoring.match import PROSE_MATCHERS
+from soba_bench.sweep.app import compose_config
+from soba_bench.sweep.jobspec import JobSpec
+from tests.builders import REPO
+
+SMALL = REPO / "corpora" / "synthetic-small"
+
+
+def test_the_default_matcher_keeps_job_keys_and_another_is_another_job():
+    default = JobSpec.from_config(compose_config(["corpus=synthetic-small"]))
+    assert "matcher" not in default.key_material()["scorer"]
+    assert default.score is not None and default.score.match.prose_matcher == "verdict-embedding"
+    nli = JobSpec.from_config(
+        compose_config(["corpus=synthetic-small", "scorer.matcher=verdict-nli"])
+    )
+    assert nli.key_material()["scorer"]["matcher"] == "verdict-nli"
+    assert nli.score is not None and nli.score.match.prose_matcher == "verdict-nli"
+    assert nli.key != default.key
+
+
+def test_an_unknown_matcher_lists_the_valid_ones():
+    with pytest.raises(UnknownNameError) as caught:
+        JobSpec.from_config(compose_config(["corpus=synthetic-small", "scorer.matcher=bogus"]))
+    assert all(name in str(caught.value) for name in PROSE_MATCHERS)
+
+
+def test_a_run_scores_with_the_matcher_it_names(tmp_path, capsys):
+    args = ["run", "--corpus", str(SMALL), "--results", str(tmp_path), "--limit", "1"]
+    assert main([*args, "scorer.scorers=[retention]", "scorer.matcher=verdict"]) == 0
+    (run_dir,) = tmp_path.iterdir()
+    assert json.loads((run_dir / "scores" / "scored.json").read_text())["matcher"] == "verdict"
+    capsys.readouterr()
+    assert main([*args, "scorer.matcher=bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "bogus" in err and "verdict-nli" in err and "Traceback" not in err
