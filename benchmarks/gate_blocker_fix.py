@@ -4,7 +4,7 @@ which plant tool failures), SOBA's default engine config, scored with the gate's
 metrics. Prints the verdict, the exit code and the compare report. Expected: improvement.
 
     python benchmarks/gate_blocker_fix.py [--sessions 12] [--entries 4000] [--seed 1]
-        [--keep DIR]
+        [--matcher verdict-nli] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="keep the corpus and runs here")
+    parser.add_argument("--matcher", default="verdict-embedding", help="scorer.matcher of both")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="gate-fix-"))
     try:
@@ -39,12 +40,16 @@ def main() -> None:
         for variant in (SHIPPED, FIXED):
             tick = time.perf_counter()
             runs[variant] = run_one(
-                corpus, work / variant.replace("+", "_"), [f"variant={variant}"], work / "cache"
+                corpus,
+                work / variant.replace("+", "_"),
+                [f"variant={variant}", f"scorer.matcher={args.matcher}"],
+                work / "cache",
             )
             print(f"{variant}: {time.perf_counter() - tick:.0f} s", flush=True)
         comparison = compare_runs(runs[SHIPPED], runs[FIXED])
         print(
-            f"{args.sessions} sessions of ~{args.entries} entries, generator seed {args.seed}: "
+            f"{args.sessions} sessions of ~{args.entries} entries, generator seed {args.seed}, "
+            f"matcher {args.matcher}: "
             f"verdict {comparison.verdict}, exit code {comparison.exit_code} "
             f"({time.perf_counter() - started:.0f} s in all)"
         )

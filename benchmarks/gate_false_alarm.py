@@ -8,7 +8,7 @@ alarm; the gate promises at most 5 %. Prints each pair's verdict and the rate wi
 Wilson interval. Also prints how many pairs could be tested at all (exit 3 otherwise).
 
     python benchmarks/gate_false_alarm.py [--pairs 20] [--sessions 10] [--entries 600]
-        [--variant soba-0.6.14]
+        [--variant soba-0.6.14] [--matcher verdict-nli]
 """
 
 from __future__ import annotations
@@ -52,12 +52,13 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--entries", type=int, default=600)
     parser.add_argument("--variant", default="soba-0.6.14")
+    parser.add_argument("--matcher", default="verdict-embedding", help="scorer.matcher")
     parser.add_argument(
         "--keep", type=Path, help="keep corpora and runs here (a second run reuses finished jobs)"
     )
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="gate-aa-"))
-    overrides = [f"variant={args.variant}", *ENGINE]
+    overrides = [f"variant={args.variant}", f"scorer.matcher={args.matcher}", *ENGINE]
     verdicts: Counter[str] = Counter()
     flagged: Counter[str] = Counter()
     started = time.perf_counter()
@@ -95,7 +96,8 @@ def main() -> None:
         )
         print(f"verdicts: {dict(verdicts)}; metrics flagged: {dict(flagged) or 'none'}")
         print(
-            f"config: {args.variant}, {args.sessions} sessions of ~{args.entries} entries per "
+            f"config: {args.variant}, matcher {args.matcher}, {args.sessions} sessions of "
+            f"~{args.entries} entries per "
             f"corpus, 32k window; {time.perf_counter() - started:.0f} s"
         )
     finally:
