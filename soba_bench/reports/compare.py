@@ -233,9 +233,10 @@ class _Cell:
 
 
 def _matcher(folder: Path) -> str | None:
-    """The matcher that judged a job's score tables (None: not recorded, or not scored)."""
+    """The matcher that judged a job's score tables (None: not recorded, or not scored).
+    The tables themselves are checked where the metrics read them (``load_runs``)."""
     path = RunLayout(folder).scored()
-    return load_scored(path).matcher if path.exists() else None
+    return load_scored(path, check_tables=False).matcher if path.exists() else None
 
 
 def _same_matcher(base: Path, cand: Path) -> None:

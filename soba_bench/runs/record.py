@@ -522,10 +522,12 @@ class ScoredTables:
         )
 
 
-def load_scored(path: Path) -> ScoredTables:
-    """Read and validate a ``scores/scored.json``, and check the tables it lists."""
+def load_scored(path: Path, check_tables: bool = True) -> ScoredTables:
+    """Read and validate a ``scores/scored.json``, and check the tables it lists (unless a
+    reader that reads the tables too checks them there)."""
     scored = ScoredTables.parse(
         read_json_object(Path(path), "score list (scores/scored.json)"), Path(path)
     )
-    scored.check_tables()
+    if check_tables:
+        scored.check_tables()
     return scored

@@ -164,6 +164,62 @@ class EmbeddingStore:
         return len(pending)
 
 
+def _runtime(who: str) -> tuple[Any, Any, Any]:
+    """numpy, onnxruntime and the tokenizers' Tokenizer, or what to install."""
+    try:
+        import numpy as np
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise HarnessFault(f"{who} needs {exc.name!r}; install: {INSTALL}") from None
+    return np, ort, Tokenizer
+
+
+def open_onnx(
+    who: str,
+    model: Path,
+    model_sha256: str,
+    tokenizer: Path,
+    max_tokens: int,
+    threads: int | None,
+    verify: bool,
+) -> tuple[Any, Any, Any]:
+    """numpy, the tokenizer (truncating at ``max_tokens``, padding a batch) and an
+    onnxruntime session of ``model``, both files checked against their pinned sha256: what
+    the embedding matcher and the nli matcher (``who``, for the messages) load."""
+    np, ort, Tokenizer = _runtime(who)
+    if verify:
+        for path, pinned in ((model, model_sha256), (tokenizer, TOKENIZER_SHA256)):
+            if not path.is_file():
+                raise HarnessFault(f"{path} is missing; reinstall soba-bench ({who})")
+            if _sha256(path) != pinned:
+                raise HarnessFault(f"{path} does not have the pinned sha256 {pinned}")
+    loaded = Tokenizer.from_file(str(tokenizer))
+    loaded.enable_truncation(max_tokens)
+    loaded.enable_padding()
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    return np, loaded, session
+
+
+def by_token_count(tokenizer: Any, items: Sequence[Any], batch: int) -> list[list[Any]]:
+    """``items`` (texts, or (text, text) pairs) in batches of one token count each, at most
+    ``batch`` long, shortest first. Without padding an item's result does not depend on what
+    it is batched with (each row is computed alone), which is what lets a cache hand back a
+    result whichever batch made it; and most of a model's cost is padded tokens."""
+    lengths = [sum(e.attention_mask) for e in tokenizer.encode_batch(list(items))]
+    groups: dict[int, list[Any]] = {}
+    for item, length in zip(items, lengths, strict=True):
+        groups.setdefault(length, []).append(item)
+    return [
+        group[start : start + batch]
+        for _, group in sorted(groups.items())
+        for start in range(0, len(group), batch)
+    ]
+
+
 class Embedder:
     """all-MiniLM-L6-v2: mean-pooled, L2-normalised 384-dimensional vectors."""
 
@@ -174,27 +230,11 @@ class Embedder:
         threads: int | None = None,
         verify: bool = True,
     ) -> None:
-        try:
-            import numpy as np
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise HarnessFault(
-                f"the embedding matcher needs {exc.name!r}; install: {INSTALL}"
-            ) from None
+        _runtime("the embedding matcher")  # what to install comes before where the model is
         model = model or model_file()
-        if verify:
-            for path, pinned in ((model, MODEL_SHA256), (tokenizer, TOKENIZER_SHA256)):
-                if _sha256(path) != pinned:
-                    raise HarnessFault(f"{path} does not have the pinned sha256 {pinned}")
-        self._np = np
-        self.tokenizer = Tokenizer.from_file(str(tokenizer))
-        self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.tokenizer.enable_padding()
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self._np, self.tokenizer, self.session = open_onnx(
+            "the embedding matcher", model, MODEL_SHA256, tokenizer, MAX_TOKENS, threads, verify
+        )
         self._inputs = {i.name for i in self.session.get_inputs()}
         self._cache: dict[str, Any] = {}
         self._lock = threading.Lock()
@@ -222,15 +262,7 @@ class Embedder:
         a text's vector does not depend on what it is batched with (the padding is masked out,
         and each row is computed alone: tests/unit/scoring/test_embeddings.py), which is what
         lets the cache and the store hand back a vector whichever batch made it."""
-        lengths = [sum(e.attention_mask) for e in self.tokenizer.encode_batch(texts)]
-        groups: dict[int, list[str]] = {}
-        for text, length in zip(texts, lengths, strict=True):
-            groups.setdefault(length, []).append(text)
-        return [
-            group[start : start + BATCH]
-            for _, group in sorted(groups.items())
-            for start in range(0, len(group), BATCH)
-        ]
+        return by_token_count(self.tokenizer, texts, BATCH)
 
     def embed(self, texts: Sequence[str]) -> Any:
         """One normalised row per text (cached per text)."""

@@ -39,10 +39,10 @@ from soba_bench.scoring.verdict import (
     _has_stale_cue,
     _relevant_polarity,
     _weight,
-    _word_index,
     compare,
     judge,
     parse,
+    shared_weights,
 )
 
 # "User: the task for this session: X", "Assistant: next I will X": a role, then an optional
@@ -67,12 +67,8 @@ def _candidates(claim: Claim, context: Context, config: HybridConfig) -> list[St
     rewording keeps the thing it is about; newest first among equals), less those the rules
     judged for another reason than too few shared words. Bounding them bounds what a long
     history costs to embed."""
-    index = _word_index(context)
-    score: dict[int, float] = {}
-    for word in set(parse(claim.text).content):
-        if _weight(word) >= 1.0:
-            for i in index.get(word, ()):
-                score[i] = score.get(i, 0.0) + _weight(word)
+    words = set(parse(claim.text).content)
+    score = shared_weights((w for w in words if _weight(w) >= 1.0), context)
     ranked = sorted(score, key=lambda i: (-score[i], -i))
     chosen = []
     for i in ranked:

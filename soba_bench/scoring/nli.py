@@ -29,16 +29,14 @@ State facts (blockers, checks, files) are judged by the rules alone, as in every
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from soba_bench.errors import HarnessFault
 from soba_bench.scoring.context import Context
-from soba_bench.scoring.embeddings import INSTALL, TOKENIZER, TOKENIZER_SHA256, threads_from_env
+from soba_bench.scoring.embeddings import TOKENIZER, by_token_count, open_onnx, threads_from_env
 from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid, strip_lead
 from soba_bench.scoring.verdict import (
     ABSENT,
@@ -47,16 +45,14 @@ from soba_bench.scoring.verdict import (
     STATE_JUDGES,
     Claim,
     Verdict,
-    _weight,
-    _word_index,
     compare,
     parse,
+    shared_weights,
 )
 
 MODEL = Path(__file__).with_name("nli_data") / "minilm-nli-int8.onnx"
 MODEL_SHA256 = "0e726f5fd4106736a67a3afa3ce5074b040aaaa2bcc88f7f0e9fb3aa109e1aaa"
 MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far fewer
-LABELS = ("entailment", "contradiction", "neutral")  # the order of the model's three logits
 BATCH = 32
 CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process
 # Rules whose verdict stands whatever the model says: they are about words, not meaning.
@@ -75,24 +71,9 @@ class NliModel:
     neither. Results are cached per pair: every view of a history asks again."""
 
     def __init__(self, threads: int | None = None, verify: bool = True) -> None:
-        try:
-            import numpy as np
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-        except ImportError as exc:
-            raise HarnessFault(f"the nli matcher needs {exc.name!r}; install: {INSTALL}") from None
-        if verify:
-            for path, pinned in ((MODEL, MODEL_SHA256), (TOKENIZER, TOKENIZER_SHA256)):
-                if _sha256(path) != pinned:
-                    raise HarnessFault(f"{path} does not have the pinned sha256 {pinned}")
-        self._np = np
-        self.tokenizer = Tokenizer.from_file(str(TOKENIZER))
-        self.tokenizer.enable_truncation(MAX_TOKENS)
-        self.tokenizer.enable_padding()
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        self.session = ort.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+        self._np, self.tokenizer, self.session = open_onnx(
+            "the nli matcher", MODEL, MODEL_SHA256, TOKENIZER, MAX_TOKENS, threads, verify
+        )
         self._cache: dict[tuple[str, str], tuple[float, float, float]] = {}
         self._lock = threading.Lock()
 
@@ -117,33 +98,13 @@ class NliModel:
         computed it)."""
         with self._lock:
             missing = sorted({s for s in statements if (s, fact) not in self._cache}, key=len)
-            if missing:
-                lengths = [
-                    sum(e.attention_mask)
-                    for e in self.tokenizer.encode_batch([(s, fact) for s in missing])
-                ]
-                groups: dict[int, list[str]] = {}
-                for text, length in zip(missing, lengths, strict=True):
-                    groups.setdefault(length, []).append(text)
-                if len(self._cache) + len(missing) > CACHE_LIMIT:
-                    self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
-                for group in groups.values():
-                    for start in range(0, len(group), BATCH):
-                        batch = group[start : start + BATCH]
-                        rows = self._run([(s, fact) for s in batch])
-                        for text, row in zip(batch, rows, strict=True):
-                            self._cache[(text, fact)] = (
-                                float(row[0]),
-                                float(row[1]),
-                                float(row[2]),
-                            )
+            if len(self._cache) + len(missing) > CACHE_LIMIT:
+                self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
+            pairs = [(s, fact) for s in missing]
+            for batch in by_token_count(self.tokenizer, pairs, BATCH):
+                for pair, row in zip(batch, self._run(batch), strict=True):
+                    self._cache[pair] = (float(row[0]), float(row[1]), float(row[2]))
             return [self._cache[(s, fact)] for s in statements]
-
-
-def _sha256(path: Path) -> str:
-    if not path.is_file():
-        raise HarnessFault(f"{path} is missing: the nli matcher's model ships with soba-bench")
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @cache
@@ -161,11 +122,7 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
     words = set(fact.content)
     if not words:
         return Verdict(ABSENT, "empty fact")
-    index = _word_index(context)
-    score: dict[int, float] = {}
-    for word in words:
-        for i in index.get(word, ()):
-            score[i] = score.get(i, 0.0) + _weight(word)
+    score = shared_weights(words, context)
     ranked = sorted(score, key=lambda i: (-score[i], -i))
     chosen: list[int] = []
     for i in ranked:

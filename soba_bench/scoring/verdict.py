@@ -19,7 +19,7 @@ written after the rules were frozen.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -1004,12 +1004,19 @@ def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Stateme
     if not total:
         return []
     floor = min(t.loose, t.report, t.contradict, t.entail) * total - 1e-9
+    score = shared_weights(words, context)
+    return [context.statements[i] for i in sorted(i for i, v in score.items() if v >= floor)]
+
+
+def shared_weights(words: Iterable[str], context: Context) -> dict[int, float]:
+    """Statement index -> the summed weight of ``words`` it contains (statements sharing
+    none are left out): how the matchers rank what to judge a fact against."""
     index = _word_index(context)
     score: dict[int, float] = {}
     for word in words:
         for i in index.get(word, ()):
             score[i] = score.get(i, 0.0) + _weight(word)
-    return [context.statements[i] for i in sorted(i for i, v in score.items() if v >= floor)]
+    return score
 
 
 def _is_report(fact_text: str, statement: str, t: Thresholds) -> bool:
