@@ -2269,3 +2269,517 @@ FRESH5_FILES = (
     ("services/payroll/overtime.py", "services/payroll/overtimes.py"),
     ("k8s/ride-matching/hpa.yaml", "k8s/ride-matching/hpa.yml"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-6 bank, the eighth bank: written blind by a separate helper session that had not read
+# the matcher's code, any measured figures or any error analysis (veterinary clinic scheduling,
+# ski-resort lift passes, solar-inverter telemetry, museum ticketing, parish donations, farm
+# irrigation controllers, e-bike rental docks, court e-filing, hotel housekeeping rotas,
+# warehouse forklift maintenance, a recipe app's shopping lists, newsroom CMS embargoes,
+# genealogy record merges, parking-garage sensors, a choir's sheet-music library, brewery batch
+# tracking, dental x-ray archiving, airline crew rostering, a language-learning app's streaks,
+# municipal pothole reports). Negations are explicit and implicit (no negation word) in about
+# equal parts, with the implicit ones in the majority; the tail items use their own speaker
+# lead-ins.
+FRESH6_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let pet owners book vet appointments online and pick a specific vet",
+        para=(
+            "Pet owners should be able to schedule a visit to the veterinary clinic over the "
+            "web, choosing which vet they will see",
+            "online booking of vet appointments, where the owner chooses the particular "
+            "veterinarian",
+        ),
+        neg="Vet appointments are booked by phoning the front desk, which assigns whichever vet "
+        "happens to be free",
+        wrong="Let pet owners book grooming appointments online and pick a specific groomer",
+    ),
+    dict(
+        kind="goal",
+        fact="Sell ski lift passes online and load them straight onto the guest's RFID card",
+        para=(
+            "Guests should be able to buy lift passes on the web and have each one written "
+            "directly to their RFID card",
+            "web sales of lift passes, with every purchase put right onto the skier's RFID card",
+        ),
+        neg="Lift passes will not be sold online; guests still queue at the ticket window for a "
+        "paper pass",
+        wrong="Sell ski lesson vouchers online and load them straight onto the guest's RFID card",
+    ),
+    dict(
+        kind="goal",
+        fact="Alert the site owner when a solar inverter stops reporting telemetry for 15 minutes",
+        para=(
+            "If a solar inverter has sent no telemetry for a quarter of an hour, the owner of "
+            "the site gets an alert",
+            "a notification to the site owner whenever an inverter goes silent on telemetry "
+            "for fifteen minutes",
+        ),
+        neg="A solar inverter that goes silent stays unnoticed until the site owner happens to "
+        "open the dashboard",
+        wrong="Alert the site owner when a battery charger stops reporting telemetry for 15 "
+        "minutes",
+    ),
+    dict(
+        kind="goal",
+        fact="Let museum visitors buy timed-entry tickets for a half-hour slot they choose",
+        para=(
+            "Visitors to the museum should be able to purchase a ticket valid for entry during "
+            "a 30-minute window of their choosing",
+            "timed entry at the museum, where each visitor selects the half-hour slot in which "
+            "they arrive",
+        ),
+        neg="Museum tickets stay open-dated and admit the holder at any hour of the day they "
+        "were bought for",
+        wrong="Let zoo visitors buy timed-entry tickets for a half-hour slot they choose",
+    ),
+    dict(
+        kind="goal",
+        fact="Send every donor a yearly tax receipt that totals their gifts to the parish",
+        para=(
+            "Once a year, each donor should receive a tax receipt adding up everything they "
+            "gave to the parish",
+            "an annual tax receipt for each donor, showing the sum of their donations to the "
+            "parish",
+        ),
+        neg="Donors do not get any yearly tax receipt for what they give to the parish",
+        wrong="Send every donor a yearly tax receipt that totals their gifts to the food bank",
+    ),
+    dict(
+        kind="goal",
+        fact="Have the irrigation controllers skip watering when rain is forecast within 24 hours",
+        para=(
+            "The irrigation controllers should not water if the forecast shows rain in the "
+            "coming 24 hours",
+            "irrigation controllers that hold off on watering whenever rain is expected within "
+            "a day",
+        ),
+        neg="The irrigation controllers water on their fixed schedule, rain or shine, whatever "
+        "the forecast says",
+        wrong="Have the greenhouse misters skip watering when rain is forecast within 24 hours",
+    ),
+    dict(
+        kind="goal",
+        fact="Let riders unlock an e-bike at any dock by scanning its QR code in the app",
+        para=(
+            "Riders should be able to release an e-bike from whichever dock it sits in by "
+            "scanning the bike's QR code with the app",
+            "app-based QR unlocking of e-bikes that works at every one of the docks",
+        ),
+        neg="Riders cannot unlock e-bikes from the app; a staff member has to release each bike "
+        "from its dock",
+        wrong="Let riders unlock a cargo trike at any dock by scanning its QR code in the app",
+    ),
+    dict(
+        kind="goal",
+        fact="Let attorneys file court documents electronically and get a stamped copy back by "
+        "email",
+        para=(
+            "Attorneys should be able to submit their filings to the court online and receive "
+            "the file-stamped copy via email",
+            "electronic filing for attorneys, with the court's stamped copy emailed back to them",
+        ),
+        neg="Attorneys keep carrying paper filings to the clerk's counter and pick up the "
+        "stamped copy in person",
+        wrong="Let attorneys file patent applications electronically and get a stamped copy back "
+        "by email",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never let a forklift back into service while its brake inspection is overdue",
+        para=(
+            "A forklift whose brake inspection is overdue must stay out of service until it has "
+            "been inspected",
+            "forklifts may return to service only once their brake inspections are up to date",
+        ),
+        neg="Forklifts with an overdue brake inspection go back to work as usual and are "
+        "inspected whenever a technician is free",
+        wrong="Never let a pallet jack back into service while its brake inspection is overdue",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep embargoed stories hidden from the public site until the embargo lifts",
+        para=(
+            "An embargoed story must not be visible on the public site before its embargo ends",
+            "the public site shows an embargoed story only after its embargo has been lifted",
+        ),
+        neg="Embargoed stories appear on the public site as soon as an editor saves them, ahead "
+        "of the embargo time",
+        wrong="Keep embargoed stories hidden from the syndication feed until the embargo lifts",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only a genealogist with reviewer rights may merge two person records",
+        para=(
+            "Merging a pair of person records is reserved for genealogists who hold reviewer "
+            "rights",
+            "nobody except a genealogist with reviewer rights is allowed to merge person records",
+        ),
+        neg="Merging person records is not restricted to reviewers; any registered user may do it",
+        wrong="Only a genealogist with reviewer rights may merge two family trees",
+    ),
+    dict(
+        kind="constraint",
+        fact="Store dental x-rays for at least ten years after the patient's last visit",
+        para=(
+            "Dental x-ray images have to be retained for a minimum of a decade after the "
+            "patient was last seen",
+            "no dental x-ray may be deleted before ten years have passed since the patient's "
+            "last visit",
+        ),
+        neg="Dental x-rays are not kept beyond one year after the patient's last visit",
+        wrong="Store dental treatment notes for at least ten years after the patient's last visit",
+    ),
+    dict(
+        kind="constraint",
+        fact="A pilot may not be rostered for more than 13 duty hours in one day",
+        para=(
+            "No pilot's roster can include over 13 hours of duty in a single day",
+            "pilots are capped at 13 duty hours per day on the roster",
+        ),
+        neg="Pilots can be rostered for 16 duty hours in a day whenever the schedule is tight",
+        wrong="A flight attendant may not be rostered for more than 13 duty hours in one day",
+    ),
+    dict(
+        kind="constraint",
+        fact="Count a lesson toward the streak only if the learner finishes it before local "
+        "midnight",
+        para=(
+            "A lesson keeps the streak going solely when the learner completes it ahead of "
+            "midnight in their own time zone",
+            "a lesson finished after local midnight is not counted toward that day's streak; "
+            "only ones completed before it are",
+        ),
+        neg="A lesson counts toward the streak whenever it is finished, even hours after local "
+        "midnight",
+        wrong="Count a quiz toward the streak only if the learner finishes it before local "
+        "midnight",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never show a resident's name on a public pothole report",
+        para=(
+            "Residents' names must be kept off any pothole report that the public can see",
+            "public pothole reports are displayed without the name of the resident who filed them",
+        ),
+        neg="Each public pothole report displays the full name of the resident who submitted it",
+        wrong="Never show a resident's name on a public noise complaint",
+    ),
+    dict(
+        kind="constraint",
+        fact="Lend sheet music from the choir library only to singers on the current roster",
+        para=(
+            "Only singers listed on the current choir roster can borrow sheet music from the "
+            "library",
+            "the choir library's sheet music goes out on loan exclusively to singers who are on "
+            "the present roster",
+        ),
+        neg="The choir library does not limit sheet music loans to singers on the current "
+        "roster; former members and visitors may borrow too",
+        wrong="Lend concert recordings from the choir library only to singers on the current "
+        "roster",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep every brewery batch's fermentation temperature between 18 and 22 °C",
+        para=(
+            "Fermentation temperature for each batch at the brewery must stay within the "
+            "18-22 °C range",
+            "no brewery batch should ferment below 18 °C or above 22 °C",
+        ),
+        neg="Brewery batches are not held to any fermentation temperature range",
+        wrong="Keep every brewery batch's conditioning temperature between 18 and 22 °C",
+    ),
+    dict(
+        kind="constraint",
+        fact="Parking sensors must report a bay as occupied within five seconds of a car arriving",
+        para=(
+            "A car pulling into a bay should show up as occupied from the parking sensor in "
+            "five seconds or less",
+            "within 5 seconds after a car arrives, the sensor needs to have marked its bay "
+            "occupied",
+        ),
+        neg="Parking sensors may take up to ten minutes after a car arrives before they mark "
+        "the bay occupied",
+        wrong="Entry barrier cameras must report a bay as occupied within five seconds of a car "
+        "arriving",
+    ),
+    dict(
+        kind="decision",
+        fact="track each brewery batch with a QR label instead of a handwritten tank tag",
+        para=(
+            "every brewery batch gets a QR label for tracking rather than a tag written by hand "
+            "on the tank",
+            "we chose QR labels over handwritten tank tags to follow brewery batches",
+        ),
+        neg="the brewery kept its handwritten tank tags and dropped the QR label idea",
+        wrong="track each hop delivery with a QR label instead of a handwritten tank tag",
+        swap="track each brewery batch with a handwritten tank tag instead of a QR label",
+    ),
+    dict(
+        kind="decision",
+        fact="archive dental x-rays in DICOM format rather than as JPEG files",
+        para=(
+            "dental x-rays go into the archive as DICOM, not as JPEGs",
+            "the x-ray archive holds DICOM files; JPEG was passed over",
+        ),
+        neg="dental x-rays will not be archived as DICOM; they are saved as plain JPEG files",
+        wrong="archive intraoral photos in DICOM format rather than as JPEG files",
+        swap="archive dental x-rays as JPEG files rather than in DICOM format",
+    ),
+    dict(
+        kind="decision",
+        fact="poll the solar inverters over Modbus every 60 seconds instead of waiting for them "
+        "to push data",
+        para=(
+            "the inverters are polled via Modbus once a minute; we do not rely on them pushing "
+            "their data",
+            "a one-minute Modbus poll of each solar inverter, in place of inverter-initiated "
+            "pushes",
+        ),
+        neg="the Modbus polling was scrapped, and the solar inverters now push their readings "
+        "whenever they choose",
+        wrong="poll the weather stations over Modbus every 60 seconds instead of waiting for "
+        "them to push data",
+        swap="wait for the solar inverters to push data instead of polling them over Modbus "
+        "every 60 seconds",
+    ),
+    dict(
+        kind="decision",
+        fact="settle genealogy merge conflicts by keeping the record with more cited sources",
+        para=(
+            "when two genealogy records clash during a merge, the one backed by more source "
+            "citations wins",
+            "in a merge conflict we retain whichever record cites the larger number of sources",
+        ),
+        neg="genealogy merge conflicts are settled by keeping the most recently edited record, "
+        "whatever its sources",
+        wrong="settle genealogy merge conflicts by keeping the record with more attached photos",
+    ),
+    dict(
+        kind="decision",
+        fact="rotate housekeepers between floors every week rather than fixing each one to a floor",
+        para=(
+            "housekeepers move to a different floor each week instead of staying on the same one",
+            "weekly floor rotation for the housekeeping staff; nobody is permanently assigned a "
+            "floor",
+        ),
+        neg="housekeepers will never rotate; each one stays on a fixed floor",
+        wrong="rotate room-service waiters between floors every week rather than fixing each one "
+        "to a floor",
+        swap="fix each housekeeper to a floor rather than rotating them between floors every week",
+    ),
+    dict(
+        kind="decision",
+        fact="price ski lift passes dynamically, making them cheaper the earlier they are bought",
+        para=(
+            "lift pass prices vary with timing, so buying early costs less",
+            "dynamic lift pass pricing in which an earlier purchase gets a lower price",
+        ),
+        neg="lift passes are not priced dynamically; they cost the same whenever they are bought",
+        wrong="price ski rental packages dynamically, making them cheaper the earlier they are "
+        "bought",
+    ),
+    dict(
+        kind="decision",
+        fact="email donation receipts as PDFs instead of posting them",
+        para=(
+            "donation receipts are sent as PDF files by email rather than through the mail",
+            "we send donors their receipts in PDF form by email, and stopped putting them in "
+            "the post",
+        ),
+        neg="donation receipts continue to go out by post as printed letters",
+        wrong="email pledge statements as PDFs instead of posting them",
+        swap="post donation receipts instead of emailing them as PDFs",
+    ),
+    dict(
+        kind="decision",
+        fact="charge e-bike batteries at the docks rather than swapping them at a depot",
+        para=(
+            "e-bike batteries get recharged right at the docks, without being exchanged at a depot",
+            "we top up e-bike batteries while the bikes sit in the docks instead of swapping "
+            "them out at the depot",
+        ),
+        neg="e-bike batteries are not charged at the docks; vans take them to the depot to be "
+        "swapped",
+        wrong="charge cargo-bike batteries at the docks rather than swapping them at a depot",
+        swap="swap e-bike batteries at a depot rather than charging them at the docks",
+    ),
+    dict(
+        kind="decision",
+        fact="assign cabin crew to flights with a solver that minimises hotel nights",
+        para=(
+            "crew rostering uses an optimisation solver whose objective is the fewest hotel nights",
+            "a solver puts cabin crews on flights, aiming to keep overnight hotel stays as low "
+            "as possible",
+        ),
+        neg="the duty manager puts cabin crew on flights by hand, on a first come, first served "
+        "basis",
+        wrong="assign ground crew to flights with a solver that minimises hotel nights",
+    ),
+    dict(
+        kind="next_step",
+        fact="remind pet owners two days before their vet appointment",
+        para=(
+            "pet owners should get a reminder 48 hours ahead of each vet visit",
+            "send owners a reminder of their pet's appointment at the clinic two days in advance",
+        ),
+        neg="do not send pet owners any reminder before their vet appointment",
+        wrong="remind pet owners two days before their grooming appointment",
+    ),
+    dict(
+        kind="next_step",
+        fact="merge duplicate pothole reports that are within 20 meters of each other",
+        para=(
+            "pothole reports less than 20 meters apart should be combined into a single report",
+            "combine any pothole reports lying within 20 m of one another, since they describe "
+            "the same hole",
+        ),
+        neg="keep every pothole report as its own ticket, even when two sit a few meters apart",
+        wrong="merge duplicate streetlight reports that are within 20 meters of each other",
+    ),
+    dict(
+        kind="next_step",
+        fact="disable the streak freeze for learners on the free plan",
+        para=(
+            "learners on the free plan should no longer be able to use a streak freeze",
+            "switch off streak freezes for free-plan learners",
+        ),
+        neg="enable the streak freeze for learners on the free plan",
+        wrong="disable the streak freeze for learners on the family plan",
+    ),
+    dict(
+        kind="next_step",
+        fact="show a live count of free spaces on each level of the parking garage",
+        para=(
+            "every garage level should display how many spaces are currently free, updated live",
+            "put a real-time free-space counter on each level of the parking garage",
+        ),
+        neg="do not show any free-space count on the levels of the parking garage",
+        wrong="show a live count of free lockers on each level of the parking garage",
+    ),
+    dict(
+        kind="next_step",
+        fact="lock out a forklift in the app once its hour meter passes the service interval",
+        para=(
+            "when a forklift's hour meter goes beyond its service interval, the app should "
+            "block it from use",
+            "have the app mark a forklift as locked out as soon as its running hours exceed the "
+            "service interval",
+        ),
+        neg="never lock out a forklift in the app, whatever its hour meter reads",
+        wrong="lock out a floor scrubber in the app once its hour meter passes the service "
+        "interval",
+    ),
+    dict(
+        kind="next_step",
+        fact="require sign-off from two editors before an embargo time is changed",
+        para=(
+            "changing an embargo time should need approval from two editors",
+            "an embargo time may not be altered unless two editors have signed off",
+        ),
+        neg="let any single editor change an embargo time on their own",
+        wrong="require sign-off from two editors before a headline is changed",
+    ),
+    dict(
+        kind="next_step",
+        fact="scale the quantities on the shopping list when the user changes a recipe's servings",
+        para=(
+            "changing the number of servings for a recipe should adjust the amounts on the "
+            "shopping list to match",
+            "make the shopping list quantities follow the recipe's serving count whenever the "
+            "user edits it",
+        ),
+        neg="leave the shopping list quantities fixed at the original recipe's amounts, "
+        "whatever servings the user picks",
+        wrong="scale the quantities on the meal plan when the user changes a recipe's servings",
+    ),
+    dict(
+        kind="next_step",
+        fact="block a lift pass from being scanned at two different lifts within five minutes",
+        para=(
+            "a lift pass scanned at one lift should be refused at any other lift for the next "
+            "five minutes",
+            "stop pass sharing by rejecting a second scan of the same lift pass at another lift "
+            "inside five minutes",
+        ),
+        neg="allow a lift pass to be scanned at two different lifts a minute apart, as often "
+        "as the guest likes",
+        wrong="block a sledding pass from being scanned at two different lifts within five minutes",
+    ),
+)
+FRESH6_BLOCKERS = (
+    (
+        "Error: Modbus read timeout on inverter INV-07 register 30775 after 3000 ms "
+        "(telemetry/modbus/poll.py)",
+        "Error: Modbus read timeout on inverter INV-07 register 30777 after 3000 ms "
+        "(telemetry/modbus/poll.py)",
+    ),
+    (
+        "psycopg.errors.UniqueViolation: duplicate key value violates unique constraint "
+        '"person_merge_pkey" (genealogy/merge/apply.py:142)',
+        "psycopg.errors.UniqueViolation: duplicate key value violates unique constraint "
+        '"person_merge_source_key" (genealogy/merge/apply.py:142)',
+    ),
+    (
+        "error TS2322: Type 'string' is not assignable to type 'EmbargoTime' "
+        "(src/cms/embargo/schedule.ts:57:9)",
+        "error TS2322: Type 'string' is not assignable to type 'EmbargoTime' "
+        "(src/cms/embargo/scheduler.ts:57:9)",
+    ),
+    (
+        "ValueError: fermentation target 24.5 outside allowed range 18.0-22.0 "
+        "(brewery/batches/validate.py:31)",
+        "ValueError: conditioning target 24.5 outside allowed range 18.0-22.0 "
+        "(brewery/batches/validate.py:31)",
+    ),
+    (
+        "Error: ENOENT: no such file or directory, open 'fixtures/crew/roster-2024-11.csv' "
+        "(scripts/import-roster.ts)",
+        "Error: ENOENT: no such file or directory, open 'fixtures/crew/roster-2024-12.csv' "
+        "(scripts/import-roster.ts)",
+    ),
+)
+FRESH6_COMMANDS = (
+    ("pytest tests/telemetry -q", "pytest tests/telemetry/modbus -q"),
+    ("pnpm --filter @vet/booking test", "pnpm --filter @vet/booking test:watch"),
+    ("cargo test -p irrigation-controller", "cargo test -p irrigation-controller --release"),
+)
+FRESH6_SUPERSEDED = (
+    dict(
+        old="deliver museum tickets as PNG attachments holding the QR code",
+        new="deliver museum tickets as Apple and Google wallet passes",
+        report="Museum tickets now arrive as wallet passes instead of PNG attachments with the "
+        "QR code",
+    ),
+    dict(
+        old="publish cabin crew rosters four weeks ahead",
+        new="publish cabin crew rosters six weeks ahead",
+        report="Cabin crew rosters are now published six weeks in advance, up from four",
+    ),
+    dict(
+        old="route pothole reports to the city's shared email inbox",
+        new="route pothole reports into the public works ticketing system",
+        report="Pothole reports stopped going to the city's shared email inbox; they are filed "
+        "straight into the public works ticketing system",
+    ),
+    dict(
+        old="reset a learner's streak after one missed day",
+        new="reset a learner's streak after two missed days in a row",
+        report="Streaks now survive a single missed day and reset only after two in a row",
+    ),
+    dict(
+        old="read the parking bay sensors over LoRaWAN",
+        new="read the parking bay sensors over NB-IoT",
+        report="Moved the parking bay sensors from LoRaWAN over to NB-IoT",
+    ),
+)
+FRESH6_FILES = (
+    ("src/vet/booking/slots.ts", "src/vet/booking/slot.ts"),
+    ("telemetry/modbus/registers.toml", "telemetry/modbus/registers.json"),
+    ("apps/cms/embargo/release_job.rb", "apps/cms/embargo/release_job_spec.rb"),
+    ("brewery/batches/tracking.py", "brewery/tanks/tracking.py"),
+    ("crew/roster/solver.go", "crew/roster/solver_test.go"),
+    ("db/migrations/0042_dental_xray_archive.sql", "db/migrations/0043_dental_xray_archive.sql"),
+)

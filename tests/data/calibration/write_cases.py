@@ -1,5 +1,5 @@
-"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4 and fresh5
-.jsonl) from the hand-written banks.
+"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5
+and fresh6 .jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -126,6 +126,13 @@ FRESH5_LEADS = {
     "constraint": "User: non-negotiable: ",
     "decision": "Assistant: the call we made: ",
     "next_step": "Assistant: the next thing to do: ",
+}
+# And others again for the fresh6 split.
+FRESH6_LEADS = {
+    "goal": "User: the outcome I want: ",
+    "constraint": "User: keep this rule in mind: ",
+    "decision": "Assistant: we landed on this: ",
+    "next_step": "Assistant: up next: ",
 }
 
 
@@ -468,6 +475,7 @@ def main() -> None:
         ("fresh3", 4017, "FRESH3", FRESH3_LEADS),
         ("fresh4", 5017, "FRESH4", FRESH4_LEADS),
         ("fresh5", 6017, "FRESH5", FRESH5_LEADS),
+        ("fresh6", 6018, "FRESH6", FRESH6_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
