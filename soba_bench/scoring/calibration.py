@@ -30,6 +30,10 @@ HARD = (
 EASY = ("verbatim", "absent")
 CATEGORIES = (*EASY, *HARD)
 STALE_STATUSES = ("resolved", "superseded")
+# Known-answer categories drawn from generated sessions (no writer involved, see
+# ``generated_cases``): a fact against the message that introduced it, and against another
+# prose fact's message that shares words with it.
+GENERATED = ("own_statement", "unrelated")
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ def table(outcomes: Sequence[Outcome]) -> list[Row]:
     for outcome in outcomes:
         by_category[outcome.case.category].append(outcome)
     rows = []
-    for category in [c for c in CATEGORIES if c in by_category] + ["overall"]:
+    for category in [c for c in (*CATEGORIES, *GENERATED) if c in by_category] + ["overall"]:
         group = outcomes if category == "overall" else by_category[category]
         pairs = [(o.case.label, o.verdict.label) for o in group]
         accuracy = sum(o.correct for o in group) / len(group)
@@ -140,3 +144,84 @@ def table(outcomes: Sequence[Outcome]) -> list[Row]:
 def counts(cases: Iterable[Case]) -> Counter[tuple[str, str]]:
     """(category, label) -> number of cases."""
     return Counter((c.category, c.label) for c in cases)
+
+
+def generated_cases(seed: int = 0, sessions: int = 4, entries: int = 1500) -> list[Case]:
+    """Cases whose answer the synthetic generator knows, in the register of its messages.
+
+    For each current prose fact of ``sessions`` generated sessions: the message that
+    introduced it must entail it (``own_statement``), and the message that introduced another
+    prose fact of the session must not (``unrelated``, absent) when the two facts are not one
+    the other's revision, the message is not the fact's own evidence, and it shares a content
+    word with the fact (without one, no matcher even looks at it). Written sessions carry
+    phrasings ("I decided to X because Y.") the hand-written splits have few of, and no
+    matcher was tuned on them: a matcher that reads a lead-in or a shared topic as
+    entailment fails here."""
+    import tempfile
+
+    from soba_bench.corpora.synthetic import generate_corpus
+    from soba_bench.corpora.synthetic.config import SyntheticConfig
+    from soba_bench.corpora.truth import read_truth, truth_path
+    from soba_bench.meter.soba import item_text
+    from soba_bench.scoring.retention import PROSE_KINDS
+    from soba_bench.scoring.verdict import ABSENT, ENTAILED, STATE_JUDGES, parse
+    from soba_bench.session import read_session
+
+    cases: list[Case] = []
+    with tempfile.TemporaryDirectory(prefix="soba-bench-generated-") as tmp:
+        generate_corpus(
+            tmp, SyntheticConfig(entries=entries), seed=seed, sessions=sessions, name="known"
+        )
+        for path in sorted(Path(tmp, "sessions").glob("*.jsonl*")):
+            if path.name.endswith(".truth.json"):
+                continue
+            truth = read_truth(truth_path(path))
+            text_of = {
+                e.id: item_text(e.item)
+                for e in read_session(path).tree_entries
+                if e.item is not None
+            }
+            facts = [
+                f
+                for f in truth.facts
+                if f.kind in PROSE_KINDS and f.kind not in STATE_JUDGES and f.status == "active"
+            ]
+            related = {(f.id, f.superseded_by) for f in truth.facts if f.superseded_by}
+            related |= {(b, a) for a, b in related}
+            own = {f.id: next((i for i in f.entry_ids if text_of.get(i)), None) for f in facts}
+            for fact in facts:
+                claim = Claim(kind=fact.kind, text=fact.text)
+                words = set(parse(fact.text).content)
+                entry = own[fact.id]
+                if entry is not None:
+                    cases.append(
+                        Case(
+                            f"{path.name}:{fact.id}",
+                            "generated",
+                            "own_statement",
+                            claim,
+                            (text_of[entry],),
+                            ENTAILED,
+                        )
+                    )
+                for other in facts:
+                    entry = own[other.id]
+                    if (
+                        other.id == fact.id
+                        or entry is None
+                        or entry in fact.entry_ids
+                        or (fact.id, other.id) in related
+                        or not words & set(parse(text_of[entry]).content)
+                    ):
+                        continue
+                    cases.append(
+                        Case(
+                            f"{path.name}:{fact.id}:{other.id}",
+                            "generated",
+                            "unrelated",
+                            claim,
+                            (text_of[entry],),
+                            ABSENT,
+                        )
+                    )
+    return cases

@@ -90,6 +90,13 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh5} & (earlier | later)
     per = {cat: sum(c.category == cat for c in fresh5) for cat in calibration.HARD}
     assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
+    # fresh6 (blind for the retrained verdict-nli, written by a third such session): likewise.
+    fresh6 = calibration.load_cases(DATA / "fresh6.jsonl")
+    assert len(fresh6) >= 400
+    assert {c.category for c in fresh6} == set(calibration.CATEGORIES)
+    assert not {key(c) for c in fresh6} & (earlier | later | {key(c) for c in fresh5})
+    per = {cat: sum(c.category == cat for c in fresh6) for cat in calibration.HARD}
+    assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
