@@ -232,25 +232,40 @@ class _Cell:
     raw_better: float | None = None
 
 
-def _matcher(folder: Path) -> str | None:
-    """The matcher that judged a job's score tables (None: not recorded, or not scored).
-    The tables themselves are checked where the metrics read them (``load_runs``)."""
+def _matcher(folder: Path) -> tuple[str | None, str | None]:
+    """The matcher that judged a job's score tables and its models (None: not recorded, or
+    not scored). The tables themselves are checked where the metrics read them
+    (``load_runs``)."""
     path = RunLayout(folder).scored()
-    return load_scored(path, check_tables=False).matcher if path.exists() else None
+    if not path.exists():
+        return None, None
+    scored = load_scored(path, check_tables=False)
+    return scored.matcher, scored.matcher_models
 
 
 def _same_matcher(base: Path, cand: Path) -> None:
-    """Scores judged by two matchers differ by the matchers, not the configs: refuse them."""
-    b_matcher, c_matcher = _matcher(base), _matcher(cand)
+    """Scores judged by two matchers, or by one matcher with two models, differ by the
+    matchers, not the configs: refuse them."""
+    (b_matcher, b_models), (c_matcher, c_models) = _matcher(base), _matcher(cand)
+    rescore = f"'soba-bench score RUN_DIR --prose-matcher {b_matcher}'"
     if b_matcher and c_matcher and b_matcher != c_matcher:
         raise InputError(
-            "the two sides were scored by different matchers; score both with one "
-            f"('soba-bench score RUN_DIR --prose-matcher {b_matcher}')",
+            f"the two sides were scored by different matchers; score both with one ({rescore})",
             path=str(RunLayout(cand).scored()),
             field="matcher",
             value=c_matcher,
             has_value=True,
             expected=f"{b_matcher}, the matcher of BASE's {RunLayout(base).scored()}",
+        )
+    if b_matcher and b_matcher == c_matcher and b_models and c_models and b_models != c_models:
+        raise InputError(
+            "the two sides were scored by different models of one matcher (another "
+            f"soba-bench version); score both with this one ({rescore} on each)",
+            path=str(RunLayout(cand).scored()),
+            field="matcherModels",
+            value=c_models,
+            has_value=True,
+            expected=f"{b_models}, the models of BASE's {RunLayout(base).scored()}",
         )
 
 

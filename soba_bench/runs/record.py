@@ -435,9 +435,10 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 class ScoredTables:
     """``scores/scored.json``: the scorers whose tables were written, the failure-mode
     detectors that ran (a silent detector is a 0, a detector that did not run is missing),
-    each table's sha256, and the matcher that judged the facts (None in a list written
-    before it was recorded). Scores of two matchers are not comparable: ``compare`` refuses
-    a pair scored by different ones.
+    each table's sha256, the matcher that judged the facts and the model files it rested on
+    (None in a list written before they were recorded; None models: rules alone). Scores of
+    two matchers, or of one matcher with two models, are not comparable: ``compare`` refuses
+    such a pair.
 
     It is written after the tables, so a re-score cut short (killed between two tables)
     leaves the previous list beside newer tables: the digests let a reader see that
@@ -448,6 +449,7 @@ class ScoredTables:
     detectors: tuple[str, ...]
     tables: dict[str, str] = field(default_factory=dict)
     matcher: str | None = None
+    matcher_models: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -458,6 +460,8 @@ class ScoredTables:
         }
         if self.matcher is not None:
             out["matcher"] = self.matcher
+        if self.matcher_models is not None:
+            out["matcherModels"] = self.matcher_models
         return out
 
     def check_tables(self) -> None:
@@ -519,6 +523,7 @@ class ScoredTables:
             detectors=_strings(data, "detectors", path),
             tables=dict(tables),
             matcher=_check(data, "matcher", "string", path),
+            matcher_models=_check(data, "matcherModels", "string", path),
         )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from soba_bench.registry import Registry
+from soba_bench.scoring import embeddings, nli
 from soba_bench.scoring.context import CURRENT, Context
 from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
@@ -27,9 +28,16 @@ from soba_bench.scoring.verdict import (
     judge,
 )
 
+# The model files a matcher's verdicts rest on, by pinned sha256 prefix: one matcher name
+# can ship with another model (verdict-nli's model 2 replaced model 1), and its scores are
+# then not comparable with the earlier ones.
+EMBEDDING_MODEL = f"embedding:{embeddings.MODEL_SHA256[:12]}"
+NLI_MODEL = f"nli:{nli.MODEL_SHA256[:12]}"
+
 
 class Matcher(Protocol):
     name: str
+    models: str | None  # the model files its verdicts rest on (None: rules alone)
 
     def judge(self, claim: Claim, context: Context) -> Verdict: ...
 
@@ -52,6 +60,7 @@ class VerdictMatcher:
     """State-aware rules alone (no model): what the default runs before its embeddings."""
 
     name = "verdict"
+    models = None
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
         return judge(claim, context)
@@ -70,6 +79,7 @@ class VerdictEmbeddingMatcher:
     subject, polarity and stale-state checks. Needs the ``embeddings`` extra."""
 
     name = "verdict-embedding"
+    models = EMBEDDING_MODEL
 
     def __init__(self, threshold: float = HybridConfig().threshold, max_chars: int = 400) -> None:
         self.config = HybridConfig(threshold=threshold, max_chars=max_chars)
@@ -91,6 +101,7 @@ class VerdictNliMatcher:
     rewording together, where the hybrid splits them between rules and embeddings."""
 
     name = "verdict-nli"
+    models = f"{NLI_MODEL} {EMBEDDING_MODEL}"  # superseded facts keep the hybrid's rules
 
     def __init__(
         self, threshold: float = NliConfig().threshold, top: int = NliConfig().top
@@ -112,6 +123,7 @@ class _WordsMatcher:
 
     name = ""
     prose_matcher = "fuzzy"
+    models: str | None = None
 
     def __init__(self) -> None:
         self.config = MatchConfig(prose_matcher=self.prose_matcher)
@@ -155,6 +167,7 @@ class FuzzyMatcher(_WordsMatcher):
 class EmbeddingMatcher(_WordsMatcher):
     name = "embedding"
     prose_matcher = "embedding"
+    models = EMBEDDING_MODEL
 
 
 DEFAULT_MATCHER = "verdict-embedding"

@@ -19,6 +19,7 @@ from soba_bench.scoring.aggregate import (
     outcome_totals,
     session_table,
 )
+from soba_bench.scoring.matchers import MATCHERS
 from soba_bench.scoring.probes import probe_corpus_table, probe_session_table
 from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
 from soba_bench.session import read_session
@@ -39,7 +40,7 @@ def write_scores(
     matcher: str,
 ) -> dict[str, Any]:
     """Write every score table, then the list of scorers they hold with each table's
-    sha256 and the matcher that judged them; return the corpus-level summary for the run
+    sha256, the matcher that judged them and its models; return the corpus-level summary for the run
     record."""
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
@@ -69,7 +70,12 @@ def write_scores(
         digests[path.name] = write_jsonl(path, rows)
     findings = findings_table(all_scores)
     scored = ScoredTables(
-        layout.scored(scores_dir), tuple(scorers), tuple(findings), digests, matcher
+        layout.scored(scores_dir),
+        tuple(scorers),
+        tuple(findings),
+        digests,
+        matcher,
+        MATCHERS.get(matcher).models,
     )
     write_json(scored.path, scored.to_json())
     return {

@@ -137,7 +137,8 @@ def test_a_re_score_is_what_report_and_compare_read(tmp_path, capsys):
 
 def test_compare_refuses_sides_scored_by_different_matchers(tmp_path, capsys):
     """Scores of two matchers differ by the matchers: ``scored.json`` names the matcher that
-    judged the tables, and ``compare`` exits 2 naming both instead of gating the difference."""
+    judged the tables and its models, and ``compare`` exits 2 naming both instead of gating
+    the difference."""
     runs = []
     for name in ("base", "cand"):
         args = ["run", "--corpus", str(SYNTHETIC), "--results", str(tmp_path / name)]
@@ -167,3 +168,17 @@ def test_compare_refuses_sides_scored_by_different_matchers(tmp_path, capsys):
     assert main(["compare", str(base), str(cand)]) == 2
     err = capsys.readouterr().err
     assert "scored.json" in err and "matcher" in err and "Traceback" not in err
+    # One matcher with another model (scores written by a soba-bench that shipped another
+    # model file) is refused too; the same models compare.
+    assert main(again) == 0
+    listed = json.loads((cand / "scores" / "scored.json").read_text())
+    assert listed["matcher"] == "verdict-embedding"
+    assert listed["matcherModels"].startswith("embedding:")
+    capsys.readouterr()
+    assert main(["compare", str(base), str(cand)]) in (0, 3)
+    older = {**listed, "matcherModels": "embedding:000000000000"}
+    (cand / "scores" / "scored.json").write_text(json.dumps(older))
+    capsys.readouterr()
+    assert main(["compare", str(base), str(cand)]) == 2
+    err = capsys.readouterr().err
+    assert "different models" in err and "matcherModels" in err and "Traceback" not in err
