@@ -22,7 +22,9 @@ Per prose fact (current: a superseded fact keeps the hybrid's stale-state rules)
   for "the cache layer");
 * the model judges the rest; a statement it finds decisive (entailment or contradiction at
   least ``threshold`` likely and likelier than neither) decides, the newest one winning, as
-  in the rules' own reading of a history.
+  in the rules' own reading of a history; but a contradiction overturns a statement of the
+  fact only from a statement about the fact by the rules' measure (the model reads an edit
+  of the fact's file as contradicting "keep its exports unchanged").
 
 State facts (blockers, checks, files) are judged by the rules alone, as in every matcher.
 """
@@ -156,9 +158,27 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
             if verdict is not None:
                 judged[i] = verdict
     decisive = fixed | judged
+    if any(v.label == ENTAILED for v in decisive.values()):
+        # A later statement overturns one that states the fact only when it is about the fact
+        # (the rules' test: enough of its weighted words). The model reads "Edit applied
+        # successfully to src/index.ts" as contradicting "Keep the public exports of
+        # src/index.ts unchanged"; after a statement of the constraint, that edit is not the
+        # constraint dropped. (With no statement of the fact, its contradictions stand: most
+        # negations it reads share too few words for the rules' test.)
+        decisive = {
+            i: v
+            for i, v in decisive.items()
+            if v.label != CONTRADICTED or i in fixed or _about(claim.text, v.evidence)
+        }
     if not decisive:
         return Verdict(ABSENT, "not found")
     return decisive[max(decisive)]  # the newest decisive statement
+
+
+def _about(fact: str, statement: str) -> bool:
+    """Does the statement speak of the fact, by the rules' measure (enough of its weighted
+    words; a statement naming only its file or one of its words does not)?"""
+    return not compare(fact, strip_lead(statement))[1].startswith("recall ")
 
 
 def _plain(text: str) -> str:

@@ -19,7 +19,7 @@ from soba_bench.scoring.aggregate import (
     outcome_totals,
     session_table,
 )
-from soba_bench.scoring.matchers import MATCHERS
+from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.probes import probe_corpus_table, probe_session_table
 from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
 from soba_bench.session import read_session
@@ -75,7 +75,7 @@ def write_scores(
         tuple(findings),
         digests,
         matcher,
-        MATCHERS.get(matcher).models,
+        get_matcher(matcher).models,
     )
     write_json(scored.path, scored.to_json())
     return {
