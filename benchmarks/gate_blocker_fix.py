@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.gate_runs import run_one, same_name_corpus
 from soba_bench.reports.compare import compare_runs
+from soba_bench.scoring.matchers import DEFAULT_MATCHER
 
 SHIPPED, FIXED = "soba-0.6.14", "soba-0.6.14+newest-blockers"
 
@@ -30,7 +31,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="keep the corpus and runs here")
-    parser.add_argument("--matcher", default="verdict-embedding", help="scorer.matcher of both")
+    parser.add_argument("--matcher", default=DEFAULT_MATCHER, help="scorer.matcher of both")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="gate-fix-"))
     try:

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.gate_runs import run_one, same_name_corpus
 from soba_bench.reports.compare import compare_runs
+from soba_bench.scoring.matchers import DEFAULT_MATCHER
 from soba_bench.scoring.stats import wilson_interval
 
 # A small window so ~600-entry sessions compact several times (the 32k preset of the tests).
@@ -52,7 +53,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--entries", type=int, default=600)
     parser.add_argument("--variant", default="soba-0.6.14")
-    parser.add_argument("--matcher", default="verdict-embedding", help="scorer.matcher")
+    parser.add_argument("--matcher", default=DEFAULT_MATCHER, help="scorer.matcher")
     parser.add_argument(
         "--keep", type=Path, help="keep corpora and runs here (a second run reuses finished jobs)"
     )

@@ -49,8 +49,8 @@ from soba_bench.reports.compare_metrics import (
     resolve_metrics,
 )
 from soba_bench.reports.compare_pairing import Pairing, find_jobs, pair_jobs, show
+from soba_bench.reports.scores import matcher_of
 from soba_bench.runs.layout import RunLayout
-from soba_bench.runs.record import load_scored
 from soba_bench.scoring.stats import (
     holm,
     min_sign_flip_p,
@@ -232,21 +232,10 @@ class _Cell:
     raw_better: float | None = None
 
 
-def _matcher(folder: Path) -> tuple[str | None, str | None]:
-    """The matcher that judged a job's score tables and its models (None: not recorded, or
-    not scored). The tables themselves are checked where the metrics read them
-    (``load_runs``)."""
-    path = RunLayout(folder).scored()
-    if not path.exists():
-        return None, None
-    scored = load_scored(path, check_tables=False)
-    return scored.matcher, scored.matcher_models
-
-
 def _same_matcher(base: Path, cand: Path) -> None:
     """Scores judged by two matchers, or by one matcher with two models, differ by the
     matchers, not the configs: refuse them."""
-    (b_matcher, b_models), (c_matcher, c_models) = _matcher(base), _matcher(cand)
+    (b_matcher, b_models), (c_matcher, c_models) = matcher_of(base), matcher_of(cand)
     rescore = f"'soba-bench score RUN_DIR --prose-matcher {b_matcher}'"
     if b_matcher and c_matcher and b_matcher != c_matcher:
         raise InputError(

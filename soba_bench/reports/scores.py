@@ -286,6 +286,17 @@ def _outcomes(scores_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
+def matcher_of(folder: Path) -> tuple[str | None, str | None]:
+    """The matcher that judged a job's score tables and its model files (None: not recorded,
+    or not scored). The tables themselves are checked where the metrics read them
+    (``read_scores``)."""
+    path = RunLayout(folder).scored()
+    if not path.exists():
+        return None, None
+    scored = load_scored(path, check_tables=False)
+    return scored.matcher, scored.matcher_models
+
+
 def read_scores(
     folder: Path, record: dict[str, Any], sessions: list[str]
 ) -> tuple[pd.DataFrame, list[str]]:

@@ -4,17 +4,23 @@ as accuracy and F1 per category. The cases live in tests/data/calibration (see i
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from soba_bench.corpora.truth import FACT_KINDS
+from soba_bench.corpora.synthetic import generate_corpus
+from soba_bench.corpora.synthetic.config import SyntheticConfig
+from soba_bench.corpora.truth import FACT_KINDS, read_truth, truth_path
 from soba_bench.errors import InputError
 from soba_bench.jsonio import iter_jsonl
+from soba_bench.meter.soba import item_text
 from soba_bench.scoring.context import Context
-from soba_bench.scoring.verdict import LABELS, Claim, Verdict
+from soba_bench.scoring.retention import PROSE_KINDS
+from soba_bench.scoring.verdict import ABSENT, ENTAILED, LABELS, STATE_JUDGES, Claim, Verdict, parse
+from soba_bench.session import read_session
 
 SCHEMA_VERSION = 1
 # Categories where words alone mislead; the default matcher must reach 90 % on each.
@@ -151,22 +157,12 @@ def generated_cases(seed: int = 0, sessions: int = 4, entries: int = 1500) -> li
 
     For each current prose fact of ``sessions`` generated sessions: the message that
     introduced it must entail it (``own_statement``), and the message that introduced another
-    prose fact of the session must not (``unrelated``, absent) when the two facts are not one
-    the other's revision, the message is not the fact's own evidence, and it shares a content
-    word with the fact (without one, no matcher even looks at it). Written sessions carry
+    prose fact of the session must not (``unrelated``, absent) when the message is not the
+    fact's own evidence and shares a content word with it (without one, no matcher even looks
+    at it). Both facts are current, so neither revises the other. Written sessions carry
     phrasings ("I decided to X because Y.") the hand-written splits have few of, and no
     matcher was tuned on them: a matcher that reads a lead-in or a shared topic as
     entailment fails here."""
-    import tempfile
-
-    from soba_bench.corpora.synthetic import generate_corpus
-    from soba_bench.corpora.synthetic.config import SyntheticConfig
-    from soba_bench.corpora.truth import read_truth, truth_path
-    from soba_bench.meter.soba import item_text
-    from soba_bench.scoring.retention import PROSE_KINDS
-    from soba_bench.scoring.verdict import ABSENT, ENTAILED, STATE_JUDGES, parse
-    from soba_bench.session import read_session
-
     cases: list[Case] = []
     with tempfile.TemporaryDirectory(prefix="soba-bench-generated-") as tmp:
         generate_corpus(
@@ -186,8 +182,6 @@ def generated_cases(seed: int = 0, sessions: int = 4, entries: int = 1500) -> li
                 for f in truth.facts
                 if f.kind in PROSE_KINDS and f.kind not in STATE_JUDGES and f.status == "active"
             ]
-            related = {(f.id, f.superseded_by) for f in truth.facts if f.superseded_by}
-            related |= {(b, a) for a, b in related}
             own = {f.id: next((i for i in f.entry_ids if text_of.get(i)), None) for f in facts}
             for fact in facts:
                 claim = Claim(kind=fact.kind, text=fact.text)
@@ -210,7 +204,6 @@ def generated_cases(seed: int = 0, sessions: int = 4, entries: int = 1500) -> li
                         other.id == fact.id
                         or entry is None
                         or entry in fact.entry_ids
-                        or (fact.id, other.id) in related
                         or not words & set(parse(text_of[entry]).content)
                     ):
                         continue

@@ -26,6 +26,7 @@ from soba_bench.engine.variants import VARIANTS
 from soba_bench.errors import InputError
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
+from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
 from soba_bench.scoring.session import ScoreConfig
@@ -153,6 +154,12 @@ class JobSpec:
         )
         return cls(config, engine, corpora, options, strategy, score, context)
 
+    def _matcher_models(self) -> dict[str, Any]:
+        matcher = self.config["scorer"].get("matcher", DEFAULT_MATCH.prose_matcher)
+        if matcher == DEFAULT_MATCH.prose_matcher:
+            return {}
+        return {"matcherModels": get_matcher(matcher).models}
+
     def key_material(self) -> dict[str, Any]:
         """What the job's results depend on: the resolved config minus locations, plus the
         corpora's manifest hashes and the package version."""
@@ -167,14 +174,16 @@ class JobSpec:
                 {"name": c.name, "manifestSha256": c.manifest_sha256} for c in self.corpora
             ],
             # Empty probe params and the default matcher are left out, so jobs keyed before
-            # they existed still match.
+            # they existed still match. Another matcher is named with its model files, so a
+            # sweep never resumes a job scored by another model of it as this one.
             "scorer": {
                 k: v
                 for k, v in self.config["scorer"].items()
                 if k != "name"
                 and (k != "params" or v)
                 and (k != "matcher" or v != DEFAULT_MATCH.prose_matcher)
-            },
+            }
+            | self._matcher_models(),
             "replay": {
                 "meter": self.options.meter,
                 "usage": self.options.usage,

@@ -13,6 +13,7 @@ from soba_bench.engine.config import BOOL_KEYS, NUMBER_KEYS, TOP_LEVEL_KEYS
 from soba_bench.errors import InputError
 from soba_bench.reports.frames import load_runs, session_metrics, swept_parameters
 from soba_bench.reports.skips import ALL_CATEGORIES
+from soba_bench.scoring.matchers import get_matcher
 
 
 def _jobs(folder):
@@ -228,3 +229,18 @@ def test_failed_jobs_are_listed_apart(runs, tmp_path):
     rs = load_runs(copy)
     assert list(rs.failed["job_id"]) == ["bad-job"] and list(rs.failed["error"]) == ["boom"]
     assert "bad-job" not in set(rs.jobs["job_id"])
+
+
+def test_jobs_name_their_matcher_and_a_mix_is_noted(runs, tmp_path):
+    rs = load_runs(runs.first)
+    assert set(rs.jobs["matcher"]) == {f"verdict-embedding ({get_matcher().models})"}
+    assert not any("different matchers" in n for n in rs.notes)
+    mixed = tmp_path / "mixed"
+    shutil.copytree(runs.first, mixed)
+    listed = json.loads((_jobs(mixed)[0] / "scores" / "scored.json").read_text())
+    listed.update(matcher="verdict-nli", matcherModels=get_matcher("verdict-nli").models)
+    (_jobs(mixed)[0] / "scores" / "scored.json").write_text(json.dumps(listed))
+    rs = load_runs(mixed)
+    assert rs.jobs["matcher"].nunique() == 2
+    (note,) = [n for n in rs.notes if "different matchers" in n]
+    assert "verdict-nli (nli:" in note and "verdict-embedding (embedding:" in note

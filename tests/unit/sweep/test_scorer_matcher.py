@@ -1,6 +1,6 @@
 """``scorer.matcher``: a sweep job scores with the matcher it names (recorded in
 ``scores/scored.json``), the default leaves job keys as they were, another matcher is another
-job, and an unknown name is refused listing the valid ones."""
+job (named with its model files), and an unknown name is refused listing the valid ones."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from soba_bench.cli.main import main
 from soba_bench.errors import UnknownNameError
 from soba_bench.scoring.match import PROSE_MATCHERS
+from soba_bench.scoring.matchers import VerdictNliMatcher, get_matcher
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.jobspec import JobSpec
 from tests.builders import REPO
@@ -18,7 +19,7 @@ from tests.builders import REPO
 SMALL = REPO / "corpora" / "synthetic-small"
 
 
-def test_the_default_matcher_keeps_job_keys_and_another_is_another_job():
+def test_the_default_matcher_keeps_job_keys_and_another_is_another_job(monkeypatch):
     default = JobSpec.from_config(compose_config(["corpus=synthetic-small"]))
     assert "matcher" not in default.key_material()["scorer"]
     assert default.score is not None and default.score.match.prose_matcher == "verdict-embedding"
@@ -26,8 +27,17 @@ def test_the_default_matcher_keeps_job_keys_and_another_is_another_job():
         compose_config(["corpus=synthetic-small", "scorer.matcher=verdict-nli"])
     )
     assert nli.key_material()["scorer"]["matcher"] == "verdict-nli"
+    assert nli.key_material()["scorer"]["matcherModels"] == get_matcher("verdict-nli").models
+    assert "matcherModels" not in default.key_material()["scorer"]
     assert nli.score is not None and nli.score.match.prose_matcher == "verdict-nli"
-    assert nli.key != default.key
+    key = nli.key
+    assert key != default.key
+    # another model of the matcher is another job: a sweep never resumes it as this one
+    monkeypatch.setattr(VerdictNliMatcher, "models", "nli:000000000000")
+    again = JobSpec.from_config(
+        compose_config(["corpus=synthetic-small", "scorer.matcher=verdict-nli"])
+    )
+    assert again.key != key
 
 
 def test_an_unknown_matcher_lists_the_valid_ones():
