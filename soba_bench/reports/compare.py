@@ -237,25 +237,28 @@ def _same_matcher(base: Path, cand: Path) -> None:
     matchers, not the configs: refuse them."""
     (b_matcher, b_models), (c_matcher, c_models) = matcher_of(base), matcher_of(cand)
     rescore = f"'soba-bench score RUN_DIR --prose-matcher {b_matcher}'"
-    if b_matcher and c_matcher and b_matcher != c_matcher:
-        raise InputError(
-            f"the two sides were scored by different matchers; score both with one ({rescore})",
-            path=str(RunLayout(cand).scored()),
-            field="matcher",
-            value=c_matcher,
-            has_value=True,
-            expected=f"{b_matcher}, the matcher of BASE's {RunLayout(base).scored()}",
-        )
-    if b_matcher and b_matcher == c_matcher and b_models and c_models and b_models != c_models:
-        raise InputError(
-            "the two sides were scored by different models of one matcher (another "
-            f"soba-bench version); score both with this one ({rescore} on each)",
-            path=str(RunLayout(cand).scored()),
-            field="matcherModels",
-            value=c_models,
-            has_value=True,
-            expected=f"{b_models}, the models of BASE's {RunLayout(base).scored()}",
-        )
+    checks = (
+        ("matcher", b_matcher, c_matcher, "different matchers; score both with one", "matcher"),
+        # models only compare under one matcher (another matcher was refused above)
+        (
+            "matcherModels",
+            b_models if b_matcher == c_matcher else None,
+            c_models,
+            "different models of one matcher (another soba-bench version); score both with "
+            "this one",
+            "models",
+        ),
+    )
+    for field, b_value, c_value, problem, what in checks:
+        if b_value and c_value and b_value != c_value:
+            raise InputError(
+                f"the two sides were scored by {problem} ({rescore})",
+                path=str(RunLayout(cand).scored()),
+                field=field,
+                value=c_value,
+                has_value=True,
+                expected=f"{b_value}, the {what} of BASE's {RunLayout(base).scored()}",
+            )
 
 
 def compare_runs(
