@@ -40,8 +40,8 @@ def write_scores(
     matcher: str,
 ) -> dict[str, Any]:
     """Write every score table, then the list of scorers they hold with each table's
-    sha256, the matcher that judged them and its models; return the corpus-level summary for the run
-    record."""
+    sha256, the matcher that judged them and its models; return the corpus-level summary for
+    the run record."""
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
     }

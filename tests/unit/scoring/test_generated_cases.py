@@ -13,7 +13,7 @@ pytest.importorskip("onnxruntime")
 
 from soba_bench.scoring import calibration
 from soba_bench.scoring.matchers import get_matcher
-from soba_bench.scoring.verdict import ABSENT, ENTAILED
+from soba_bench.scoring.verdict import ABSENT, ENTAILED, parse
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +30,8 @@ def test_the_cases_are_deterministic_and_know_their_answers(cases):
             # never the fact's own message; always a word in common (else no matcher looks)
             own = next(c for c in cases if c.id == case.id.rsplit(":", 1)[0])
             assert case.context != own.context
+            shared = set(parse(case.claim.text).content) & set(parse(case.context[0]).content)
+            assert shared, case.id
         assert case.claim.kind not in ("blocker", "verification", "file_read", "skill")
 
 

@@ -104,6 +104,21 @@ def test_state_facts_are_judged_by_the_rules():
     assert fixed.label == CONTRADICTED
 
 
+def test_a_later_statement_not_about_the_fact_does_not_overturn_it():
+    """The model reads an edit of the fact's file as contradicting "keep its exports
+    unchanged"; after a statement of the fact that edit counts for nothing, while a later
+    statement about the fact still decides."""
+    fact = "Keep the public exports of src/index.ts unchanged"
+    history = (
+        "Constraint: Keep the public exports of src/index.ts unchanged.",
+        "Edit applied successfully to src/index.ts",
+        "Summary of this turn: edited src/index.ts.",
+    )
+    assert verdict("constraint", fact, *history).label == ENTAILED
+    dropped = "User: change of plan: the public exports of src/index.ts may change now."
+    assert verdict("constraint", fact, *history, dropped).label == CONTRADICTED
+
+
 def test_a_statement_sharing_no_word_is_not_judged():
     found = verdict(
         "goal", "Add retries to the billing webhooks", "Compress the nightly logs with zstd"

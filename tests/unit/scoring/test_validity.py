@@ -12,6 +12,7 @@ import pytest
 from soba_bench.engine.config import build_engine_config
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.simulator import replay_session
+from soba_bench.scoring.match import MatchConfig
 from soba_bench.scoring.retention import score_view, summarize
 from soba_bench.scoring.session import ScoreConfig, score_replay
 from soba_bench.scoring.timeline import Lifecycle, Timeline
@@ -56,6 +57,21 @@ def test_no_compaction_retains_everything_and_compaction_does_not(seed):
     assert uncompacted and all(s["recall"] == 1.0 for s in uncompacted)
     for strategy, view in (("soba", "capsule"), ("truncation", "input")):
         assert fmean(s["recall"] for s in summaries(scores, strategy, view)) < 1.0
+
+
+def test_no_compaction_retains_everything_with_the_nli_matcher_too():
+    """verdict-nli once read a later edit of a constraint's file as the constraint dropped,
+    so the uncompacted history lost it (seed 1's "Keep the public exports of src/index.ts
+    unchanged")."""
+    trace, truth, _ = scored(1)
+    nli = ScoreConfig(
+        scorers=("retention",),
+        baselines=("none",),
+        match=MatchConfig(prose_matcher="verdict-nli"),
+    )
+    scores = score_replay("s1", trace.entries, truth, nli, barriers=trace.check_lines())
+    uncompacted = summaries(scores, "none")
+    assert uncompacted and all(s["recall"] == 1.0 for s in uncompacted)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
