@@ -107,7 +107,12 @@ def overview(rs: RunSet) -> Section:
     if not rs.failed.empty:
         items.append(TableItem("Failed jobs (not in any other table)", rs.failed))
     if rs.notes:
-        items.append(TableItem("What is not recorded", pd.DataFrame({"note": list(rs.notes)})))
+        items.append(
+            TableItem(
+                "Notes on what was read (missing tables, mixed matchers)",
+                pd.DataFrame({"note": list(rs.notes)}),
+            )
+        )
     return Section("overview", "Overview", tuple(text), tuple(items))
 
 
