@@ -11,6 +11,7 @@ import pytest
 
 from soba_bench.engine.config import BOOL_KEYS, NUMBER_KEYS, TOP_LEVEL_KEYS
 from soba_bench.errors import InputError
+from soba_bench.reports import sections
 from soba_bench.reports.frames import load_runs, session_metrics, swept_parameters
 from soba_bench.reports.skips import ALL_CATEGORIES
 from soba_bench.scoring.matchers import get_matcher
@@ -244,3 +245,6 @@ def test_jobs_name_their_matcher_and_a_mix_is_noted(runs, tmp_path):
     assert rs.jobs["matcher"].nunique() == 2
     (note,) = [n for n in rs.notes if "different matchers" in n]
     assert "verdict-nli (nli:" in note and "verdict-embedding (embedding:" in note
+    # the report's overview shows it
+    shown = [i.frame for i in sections.overview(rs).items if "mixed matchers" in i.caption]
+    assert shown and note in list(shown[0]["note"])
