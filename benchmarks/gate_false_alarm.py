@@ -98,8 +98,8 @@ def main() -> None:
         print(f"verdicts: {dict(verdicts)}; metrics flagged: {dict(flagged) or 'none'}")
         print(
             f"config: {args.variant}, matcher {args.matcher}, {args.sessions} sessions of "
-            f"~{args.entries} entries per "
-            f"corpus, 32k window; {time.perf_counter() - started:.0f} s"
+            f"~{args.entries} entries per corpus, 32k window; "
+            f"{time.perf_counter() - started:.0f} s"
         )
     finally:
         if args.keep is None:

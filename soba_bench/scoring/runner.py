@@ -36,8 +36,7 @@ def write_scores(
     seed: int = 0,
     scores_dir: Path | None = None,
     *,
-    scorers: tuple[str, ...],
-    matcher: str,
+    config: ScoreConfig,
 ) -> dict[str, Any]:
     """Write every score table, then the list of scorers they hold with each table's
     sha256, the matcher that judged them and its models; return the corpus-level summary for
@@ -71,11 +70,11 @@ def write_scores(
     findings = findings_table(all_scores)
     scored = ScoredTables(
         layout.scored(scores_dir),
-        tuple(scorers),
+        tuple(config.scorers),
         tuple(findings),
         digests,
-        matcher,
-        get_matcher(matcher).models,
+        config.match.prose_matcher,
+        get_matcher(config.match.prose_matcher).models,
     )
     write_json(scored.path, scored.to_json())
     return {
@@ -108,12 +107,6 @@ def score_run(
         truth = truth_for(source) if source is not None else None
         all_scores.append(score_replay(name, replayed, truth, config, barriers))
     embeddings.flush_store()
-    config = config or ScoreConfig()
     return write_scores(
-        layout,
-        all_scores,
-        record.seed or 0,
-        scores_dir,
-        scorers=config.scorers,
-        matcher=config.match.prose_matcher,
+        layout, all_scores, record.seed or 0, scores_dir, config=config or ScoreConfig()
     )

@@ -272,13 +272,7 @@ def _execute(
     totals = {n: sum(r[n] for r in rows) for n in console.TOTAL_COLUMNS}
     tick = time.perf_counter()
     scoring = (
-        write_scores(
-            layout,
-            all_scores,
-            spec.options.seed,
-            scorers=spec.score.scorers,
-            matcher=spec.score.match.prose_matcher,
-        )
+        write_scores(layout, all_scores, spec.options.seed, config=spec.score)
         if all_scores and spec.score is not None
         else None
     )
