@@ -10,7 +10,7 @@ SOBA's shipped defaults on the same sessions and re-evaluates both on held-out s
 Tune settings (configs/tune/default.yaml and its groups):
   window=64k|128k|200k|1m            the model window preset (configs/tune/window/)
   space=NAME                         the search space (default: the window's, configs/tune/space/)
-  objective=NAME                     retention_at_savings (default), savings_at_retention,
+  objective=NAME                     availability_at_savings (default), savings_at_availability,
                                      min_input_tokens, quality_pass (configs/tune/objective/)
   search.strategy=tpe|grid  search.trials=N  search.seed=N
   split.held_out=0.3  split.seed=N  report.runner_ups=N  report.resamples=N

@@ -1,6 +1,12 @@
-"""The report's score figures: retention per fact kind against the swept parameters, the
-Pareto front of savings vs retention, soba_quality pass rates and failure modes. Each is a
-function ``(RunSet, ...) -> Figure`` or None when the records hold no such scores."""
+"""The report's score figures: availability per fact kind against the swept parameters, the
+Pareto front of savings vs availability, retention per fact kind and job (a capsule-moment
+diagnostic), soba_quality pass rates and failure modes. Each is a function
+``(RunSet, ...) -> Figure`` or None when the records hold no such scores.
+
+Settings are compared on availability, never on retention: every job of a session is asked
+the same questions at the same evaluation points, while retention scores each job at its own
+capsule moments, so a dose-response curve of retention mixes the setting's effect with when
+the job happened to compact (issue 17)."""
 
 from __future__ import annotations
 
@@ -19,13 +25,15 @@ PALETTE = colormaps["tab20"]
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
-def _recall_by_job(rs: RunSet) -> pd.DataFrame:
+def _by_kind(rs: RunSet, metric: str) -> pd.DataFrame:
+    """Per job (rows) and fact kind (columns): ``<metric>.<kind>`` averaged over sessions."""
     m = session_metrics(rs)
-    cols = [c for c in m.columns if c.startswith("recall.")]
+    prefix = metric + "."
+    cols = [c for c in m.columns if c.startswith(prefix)]
     if not cols or m[cols].isna().all().all():
         return pd.DataFrame()
     out = m.groupby("job_id")[cols].mean()
-    out.columns = [c.removeprefix("recall.") for c in cols]
+    out.columns = [c.removeprefix(prefix) for c in cols]
     return in_job_order(rs, out.dropna(how="all"))
 
 
@@ -51,19 +59,19 @@ def numeric_parameters(rs: RunSet) -> list[str]:
     ]
 
 
-def retention_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
-    """Line plot: mean recall per fact kind against one swept parameter, one panel per
+def availability_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
+    """Line plot: mean availability per fact kind against one swept parameter, one panel per
     strategy and comparable group in which it varies (other swept settings averaged)."""
-    recall = _recall_by_job(rs)
-    if recall.empty or parameter not in rs.jobs.columns:
+    shares = _by_kind(rs, "availability")
+    if shares.empty or parameter not in rs.jobs.columns:
         return None
-    frame = recall.join(_panels(rs, parameter).set_index("job_id"), how="inner")
+    frame = shares.join(_panels(rs, parameter).set_index("job_id"), how="inner")
     if frame.empty:
         return None
     panels = sorted(frame["panel"].unique())
     fig = new_figure(4.5 * len(panels) + 2.5, 4.5)
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
-    kinds = list(recall.columns)
+    kinds = list(shares.columns)
     fewest = min(frame.groupby("panel")[parameter].nunique())
     for ax, panel in zip(axes, panels, strict=True):
         sub = frame[frame["panel"] == panel]
@@ -79,11 +87,11 @@ def retention_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
         ax.set_xlabel(parameter + (" (tokens)" if "Tokens" in parameter else ""))
         ax.set_title(panel.replace(" | ", "\n"), fontsize="small")
         ax.set_ylim(-0.05, 1.05)
-    axes[0].set_ylabel("recall (share of live facts kept)")
+    axes[0].set_ylabel("availability (share of live facts visible)")
     axes[-1].legend(
         title="fact kind", fontsize="x-small", loc="center left", bbox_to_anchor=(1.02, 0.5)
     )
-    title = f"Retention per fact kind against {parameter}"
+    title = f"Availability per fact kind against {parameter}"
     if fewest < MIN_TREND_POINTS:
         title += f" (only {fewest} values: too few to read a trend)"
     fig.suptitle(title)
@@ -91,8 +99,9 @@ def retention_vs_parameter(rs: RunSet, parameter: str) -> Figure | None:
 
 
 def retention_heatmap(rs: RunSet) -> Figure | None:
-    """Heat map: mean recall per job (rows) and fact kind (columns)."""
-    recall = _recall_by_job(rs)
+    """Heat map: mean recall per job (rows) and fact kind (columns), at each job's own
+    capsule moments (a diagnostic)."""
+    recall = _by_kind(rs, "recall")
     if recall.empty:
         return None
     labels = axis_labels(rs)
@@ -111,7 +120,8 @@ def retention_heatmap(rs: RunSet) -> Figure | None:
 
 
 def pareto_front(rs: RunSet) -> Figure | None:
-    """Scatter of pooled savings ratio vs mean recall per job, the Pareto front joined."""
+    """Scatter of pooled savings ratio vs mean availability per job, the Pareto front
+    joined."""
     table = tables.pareto(rs, ids=True)
     if table.empty:
         return None
@@ -125,14 +135,14 @@ def pareto_front(rs: RunSet) -> Figure | None:
         mask = (strategies.loc[ids].astype(str) == strategy).to_numpy()
         ax.scatter(
             table["savings"][mask & feasible],
-            table["recall"][mask & feasible],
+            table["availability"][mask & feasible],
             s=36,
             label=strategy,
         )
     if not feasible.all():  # refuses requests or loops: drawn, never on the front
         ax.scatter(
             table["savings"][~feasible],
-            table["recall"][~feasible],
+            table["availability"][~feasible],
             s=44,
             marker="x",
             color="#b71c1c",
@@ -142,18 +152,18 @@ def pareto_front(rs: RunSet) -> Figure | None:
         front = front.sort_values("savings")
         ax.plot(
             front["savings"],
-            front["recall"],
+            front["availability"],
             color="black",
             linewidth=1,
             label="Pareto front (per corpus and window)" if n == 0 else None,
         )
-    for job_id, x, y in zip(ids, table["savings"], table["recall"], strict=True):
+    for job_id, x, y in zip(ids, table["savings"], table["availability"], strict=True):
         ax.annotate(
             numbers[job_id], (x, y), textcoords="offset points", xytext=(4, 4), fontsize="x-small"
         )
     ax.set_xlabel("savings ratio (reclaimed / tokens before, pooled)")
-    ax.set_ylabel("recall (mean over sessions)")
-    ax.set_title("Savings vs retention across the sweep")
+    ax.set_ylabel("availability (mean over sessions)")
+    ax.set_title("Savings vs availability across the sweep")
     ax.legend(fontsize="small")
     return fig
 

@@ -234,36 +234,37 @@ def fallbacks(rs: RunSet) -> Section:
 
 
 def retention(rs: RunSet) -> Section:
-    items: list[TableItem | FigureItem] = [
+    items: list[TableItem | FigureItem] = []
+    # Settings and strategies are compared on availability (the same evaluation points for
+    # every job), never on retention (each job's own capsule moments): see figures_scores.
+    for parameter in FS.numeric_parameters(rs):
+        items.append(
+            _figure(
+                f"availability_vs_{parameter}",
+                f"Availability against {parameter}",
+                functools.partial(FS.availability_vs_parameter, rs, parameter),
+                "not recorded (no availability scores)",
+            )
+        )
+    items += [
         TableItem(
-            "Recall per fact kind (model input at capsule moments)",
+            "Pareto front: savings vs availability",
+            T.pareto(rs),
+            "not recorded (needs availability scores and completed compactions)",
+        ),
+        _figure(
+            "pareto_front", "Savings vs availability", lambda: FS.pareto_front(rs), "not recorded"
+        ),
+        TableItem(
+            "Recall per fact kind (model input at capsule moments; a diagnostic)",
             T.retention_by_kind(rs),
             "not recorded (no retention scores: scorer none, or no ground truth)",
         ),
         _figure(
             "retention_heatmap",
-            "Recall per fact kind and job",
+            "Recall per fact kind and job (capsule moments)",
             lambda: FS.retention_heatmap(rs),
             "not recorded (no retention scores)",
-        ),
-    ]
-    for parameter in FS.numeric_parameters(rs):
-        items.append(
-            _figure(
-                f"retention_vs_{parameter}",
-                f"Retention against {parameter}",
-                functools.partial(FS.retention_vs_parameter, rs, parameter),
-                "not recorded (no retention scores)",
-            )
-        )
-    items += [
-        TableItem(
-            "Pareto front: savings vs retention",
-            T.pareto(rs),
-            "not recorded (needs retention scores and completed compactions)",
-        ),
-        _figure(
-            "pareto_front", "Savings vs retention", lambda: FS.pareto_front(rs), "not recorded"
         ),
         TableItem(
             "soba_quality", T.quality(rs), "not recorded (soba_quality not run, or no ground truth)"
@@ -277,11 +278,15 @@ def retention(rs: RunSet) -> Section:
     ]
     return Section(
         "retention",
-        "Retention, Pareto front and soba_quality",
+        "Settings against availability, Pareto front, retention and soba_quality",
         (
-            "Recall of the facts still live, on the job's own replay, model-input view "
-            "(capsule plus retained tail), averaged per session first; 'leak:' columns are "
-            "noise carried along (lower is better).",
+            "Availability against each swept setting and the Pareto front of savings vs "
+            "availability: every job is scored at the same evaluation points, so these compare "
+            "settings and strategies. Recall (retention) is the job's own replay at its own "
+            "capsule moments, model-input view (capsule plus retained tail), averaged per "
+            "session first; 'leak:' columns are noise carried along (lower is better). Each job "
+            "compacts at other moments, so recall is a diagnostic of the capsules, not a "
+            "comparison of settings.",
         ),
         tuple(items),
     )

@@ -243,24 +243,25 @@ def quality(rs: RunSet, ids: bool = False) -> pd.DataFrame:
 
 
 def pareto(rs: RunSet, ids: bool = False) -> pd.DataFrame:
-    """Per job: pooled savings ratio and mean recall, whether it is feasible (no refused
-    request, no loop: see reports.verdict) and whether it is on the Pareto front: a feasible
-    job that no other feasible job of its comparable group (same corpus and window) matches
-    on both and beats on one. An infeasible job is never on the front. ``ids``: keep job_id."""
+    """Per job: pooled savings ratio and mean availability (the headline: every job scored
+    at the same evaluation points), whether it is feasible (no refused request, no loop: see
+    reports.verdict) and whether it is on the Pareto front: a feasible job that no other
+    feasible job of its comparable group (same corpus and window) matches on both and beats
+    on one. An infeasible job is never on the front. ``ids``: keep job_id."""
     m = session_metrics(rs)
-    if "recall" not in m.columns or "savings_ratio" not in m.columns:
+    if "availability" not in m.columns or "savings_ratio" not in m.columns:
         return pd.DataFrame()
-    # Savings over the sessions retention was scored on (those with ground truth) only.
-    g = m.dropna(subset=["recall"]).groupby("job_id")
+    # Savings over the sessions availability was scored on (those with ground truth) only.
+    g = m.dropna(subset=["availability"]).groupby("job_id")
     pooled = g["reclaimed"].sum() / g["tokens_before_compacted"].sum()
-    table = pd.DataFrame({"savings": pooled, "recall": g["recall"].mean()}).dropna()
+    table = pd.DataFrame({"savings": pooled, "availability": g["availability"].mean()}).dropna()
     if table.empty:
         return pd.DataFrame()
     table["feasible"] = feasible_jobs(rs).reindex(table.index).fillna(False).astype(bool)
     table["group"] = comparable_groups(rs).reindex(table.index)
     front = pd.Series(False, index=table.index)
     for _, members in table[table["feasible"]].groupby("group"):
-        s, r = members["savings"].to_numpy(), members["recall"].to_numpy()
+        s, r = members["savings"].to_numpy(), members["availability"].to_numpy()
         dominated = [
             any((s >= s[i]) & (r >= r[i]) & ((s > s[i]) | (r > r[i]))) for i in range(len(s))
         ]

@@ -9,9 +9,15 @@ from their one per-session frame, :func:`soba_bench.reports.frames.session_metri
   size is its effective size plus every token reclaimed before it (a completed compaction
   lowers all later requests by exactly its net reclaim, capsule included).
 - ``input_tokens``: the effective tokens of those requests, summed.
-- ``retention``: recall of ground-truth facts in the job's model input (capsule plus retained
-  tail; the job's own compactor, ``soba`` for SOBA's engine) at the capsule moments; a
-  session that never compacted uses its final input.
+- ``availability``: the headline (``soba_bench.scoring.scorers.availability``): over the
+  session's fixed evaluation points, the share of live facts the model can see, macro over
+  fact kinds, a refused request counting as nothing seen. Every config is asked the same
+  questions at the same points, so configs compare on it.
+- ``retention``: a capsule-moment diagnostic, not for choosing configs: recall of
+  ground-truth facts in the job's model input (capsule plus retained tail; the job's own
+  compactor, ``soba`` for SOBA's engine) at the capsule moments; a session that never
+  compacted uses its final input. Each config is scored at its own moments and a refused
+  request is never scored, so configs are compared on different questions (issue 17).
 - ``capsule_retention``: the same for the capsule text alone (sessions with capsules only).
 - ``soba_quality`` / ``soba_quality_pass_rate``: SOBA's lexical evaluator, per capsule.
 - ``refused``: barriers that refused the request; ``overflows``: simulated provider
@@ -56,6 +62,13 @@ def _declare(name: str, description: str, higher: bool, unit: str, aggregate: st
 
 _declare("savings", "share of request input tokens saved by compaction", True, "ratio", "mean")
 _declare("input_tokens", "effective input tokens of all requests sent", False, "tokens", "sum")
+_declare(
+    "availability",
+    "share of live facts the model can see at the fixed evaluation points",
+    True,
+    "ratio",
+    "mean",
+)
 _declare("retention", "recall of live facts in SOBA's model input", True, "ratio", "mean")
 _declare("capsule_retention", "recall of live facts in the capsule text", True, "ratio", "mean")
 _declare("soba_quality", "SOBA's lexical capsule quality score", True, "score", "mean")
@@ -129,12 +142,12 @@ def _fallback_rate(completed: list[dict[str, Any]], summarizer: str | None) -> f
 
 def session_tune_metrics(folder: Path) -> SessionMetrics:
     """Every tuning metric of every session of a complete job folder. The numbers reports
-    and ``compare`` also show (attempt counts and rates, refusals, capsule retention, SOBA's
-    quality, retention, failure-mode flags) are read from the one per-session frame,
-    :func:`soba_bench.reports.frames.session_metrics`; only the request-token walk
-    (``savings``, ``input_tokens``, ``overflows``), ``degraded_rate`` (from the barrier
-    lines, by the report's fallback rule) and ``retention``'s final-input fallback for a
-    session that never compacted are tune's own."""
+    and ``compare`` also show (attempt counts and rates, refusals, availability, capsule
+    retention, SOBA's quality, retention, failure-mode flags) are read from the one
+    per-session frame, :func:`soba_bench.reports.frames.session_metrics`; only the
+    request-token walk (``savings``, ``input_tokens``, ``overflows``), ``degraded_rate``
+    (from the barrier lines, by the report's fallback rule) and ``retention``'s final-input
+    fallback for a session that never compacted are tune's own."""
     from soba_bench.reports.frames import load_runs
     from soba_bench.reports.frames import session_metrics as shared_metrics
 
@@ -168,6 +181,7 @@ def session_tune_metrics(folder: Path) -> SessionMetrics:
         out[name] = {
             "savings": 1 - sent / uncompacted if uncompacted else 0.0,
             "input_tokens": sent,
+            "availability": _number(frame, "availability"),
             "retention": recall,
             "capsule_retention": _number(frame, "capsule_recall"),
             "soba_quality": _number(frame, "soba_quality_score"),

@@ -7,11 +7,11 @@ one, by how far it misses, and says so in the trials table.)
 
 Config shape (``configs/tune/objective/*.yaml``)::
 
-    name: retention_at_savings
-    metric: retention
+    name: availability_at_savings
+    metric: availability
     direction: maximize          # maximize | minimize
     constraints:
-      - {metric: savings, op: ">=", value: 0.3}
+      - {metric: savings, op: ">=", value: 0.1}
       - {metric: refused, op: "==", value: 0}
     tie_breakers: [savings]      # compared in order when objective values are equal
 """

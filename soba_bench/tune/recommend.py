@@ -1,5 +1,5 @@
 """The recommendation: the chosen config and its metrics with intervals, the runner-ups, the
-Pareto front of savings vs retention, SOBA's shipped defaults on the same sessions, and both
+Pareto front of savings vs availability, SOBA's shipped defaults on the same sessions, and both
 re-evaluated on the held-out sessions. Written as ``recommendation.json`` (versioned,
 atomic); :func:`load_recommendation` reads it back (notebooks)."""
 
@@ -23,8 +23,19 @@ if TYPE_CHECKING:  # the runner pulls in the job runner and Hydra; loading needs
 SCHEMA_VERSION = 1
 KIND = "soba-bench-tune-recommendation"
 NAME = "recommendation.json"
-PARETO_AXES = ("savings", "retention")  # both higher-is-better
-COMPARED = ("savings", "input_tokens", "retention", "soba_quality", "refused", "degraded_rate")
+# Both higher-is-better; availability, not retention: every config is scored at the same
+# evaluation points (a front of capsule-moment retention compares configs on different
+# questions).
+PARETO_AXES = ("savings", "availability")
+COMPARED = (
+    "savings",
+    "input_tokens",
+    "availability",
+    "retention",
+    "soba_quality",
+    "refused",
+    "degraded_rate",
+)
 
 
 def distinct(trials: list[Trial]) -> list[Trial]:
@@ -46,7 +57,7 @@ def closest(trials: list[Trial]) -> Trial:
 
 
 def pareto_front(trials: list[Trial]) -> list[Trial]:
-    """Complete trials no other complete trial beats on both savings and retention."""
+    """Complete trials no other complete trial beats on both savings and availability."""
     points = []
     for t in distinct(trials):
         if t.status != "complete":

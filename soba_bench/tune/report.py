@@ -13,6 +13,7 @@ from soba_bench.tune.runner import Trial
 SHOWN = (
     "savings",
     "input_tokens",
+    "availability",
     "retention",
     "capsule_retention",
     "soba_quality",
@@ -44,7 +45,7 @@ def _cell(metric: dict[str, Any] | None, whole: bool = False) -> str:
 
 
 def trial_line(trial: Trial, objective: Objective) -> str:
-    """``[trial 3] keepRecentTokens=8000,...: feasible, retention 0.951 (1.2 s)``"""
+    """``[trial 3] keepRecentTokens=8000,...: feasible, availability 0.951 (1.2 s)``"""
     params = ",".join(f"{k}={v:g}" for k, v in trial.params.items())
     if trial.repeat_of is not None:
         state = f"same config as trial {trial.repeat_of}"
@@ -175,15 +176,15 @@ def render(doc: dict[str, Any]) -> str:
     if front:
         lines += [
             "",
-            "Pareto front, savings vs retention (search sessions):",
+            "Pareto front, savings vs availability (search sessions):",
             "",
-            "| trial | params | savings | retention | feasible |",
+            "| trial | params | savings | availability | feasible |",
             "|---|---|---|---|---|",
         ]
         for t in front:
             m = t["metrics"]
             lines.append(
                 f"| {t['trial']} | {_params(t['params'])} | {_num(m['savings']['value'])} | "
-                f"{_num(m['retention']['value'])} | {'yes' if t['feasible'] else 'no'} |"
+                f"{_num(m['availability']['value'])} | {'yes' if t['feasible'] else 'no'} |"
             )
     return "\n".join(lines) + "\n"

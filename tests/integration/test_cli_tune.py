@@ -22,13 +22,13 @@ def test_tune_writes_a_recommendation_with_a_held_out_check(small_tune):
     rec = load_recommendation(out)
     doc = rec.data
     assert doc["settings"]["window"]["contextWindow"] == 128000
-    assert doc["objective"]["name"] == "retention_at_savings"
+    assert doc["objective"]["name"] == "availability_at_savings"
     split = doc["split"]
     assert len(split["search"]) == 2 and len(split["heldOut"]) == 1
     assert not set(split["search"]) & set(split["heldOut"])
     assert rec.engine is not None and rec.engine["contextWindow"] == 128000
     held = doc["recommended"]["heldOut"]
-    assert held["metrics"]["retention"]["sessions"] == 1
+    assert held["metrics"]["availability"]["sessions"] == 1
     assert doc["baseline"]["heldOut"]["params"]["keepRecentTokens"] == 20000  # SOBA's default
     assert doc["recommended"]["search"]["feasible"] is True
     # every evaluated config left a real, complete job folder on its side of the split
@@ -39,7 +39,8 @@ def test_tune_writes_a_recommendation_with_a_held_out_check(small_tune):
     trials = pd.read_csv(out / "trials.csv")
     assert set(trials["role"]) == {"search", "baseline", "recommended"}
     assert (trials["role"] == "search").sum() == 6
-    assert {"keepRecentTokens", "savings", "savings_low", "retention_high"} <= set(trials.columns)
+    expected = {"keepRecentTokens", "savings", "savings_low", "availability_high"}
+    assert expected <= set(trials.columns)
     text = (out / "tune.md").read_text()
     assert "Held-out check" in text and "SOBA defaults, held-out" in text
     # The deterministic summarizer runs no model: timeoutMs is left out, and said to be.

@@ -20,7 +20,7 @@ SECTIONS = (
     "Reclaimed tokens",
     "Skip rate by reason",
     "Degraded fallbacks and generation latency",
-    "Retention, Pareto front and soba_quality",
+    "Settings against availability, Pareto front, retention and soba_quality",
     "Failure modes",
     "Per-session drill-down",
     "Provenance",

@@ -110,7 +110,7 @@ def test_notebook_executes_and_draws_its_figures(name, kernel, tmp_path, monkeyp
         plain = "".join("".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
         for strategy in ("soba", "codex", "claude_code", "openhands", "gemini_cli", "pi"):
             assert strategy in plain
-        assert "opencode" in plain and "input recall" in plain and "[" in plain
+        assert "opencode" in plain and "availability" in plain and "[" in plain
 
 
 @pytest.mark.notebooks

@@ -13,8 +13,9 @@ import pytest
 
 from soba_bench.cli.main import main
 from soba_bench.errors import InputError
+from soba_bench.reports import figures_scores, tables
 from soba_bench.reports import report as report_module
-from soba_bench.reports.frames import load_runs
+from soba_bench.reports.frames import load_runs, session_metrics
 from soba_bench.reports.report import write_report
 from soba_bench.reports.sections import SECTIONS, build_sections
 from tests.unit.reports.conftest import soba_bench
@@ -26,7 +27,7 @@ TITLES = [
     "Reclaimed tokens",
     "Skip rate by reason; failed, stale and cancelled attempts",
     "Degraded fallbacks and generation latency",
-    "Retention, Pareto front and soba_quality",
+    "Settings against availability, Pareto front, retention and soba_quality",
     "Failure modes",
     "Per-session drill-down",
     "Provenance",
@@ -87,9 +88,9 @@ def test_figures_are_embedded_and_written_beside(root_report):
         "quality_pass_rate",
         "reclaimed_distribution",
         "retention_heatmap",
-        "retention_vs_keepRecentTokens",
-        "retention_vs_minReclaimableTokens",
-        "retention_vs_minSavingsRatio",
+        "availability_vs_keepRecentTokens",
+        "availability_vs_minReclaimableTokens",
+        "availability_vs_minSavingsRatio",
         "skip_rates",
         "tokens_vs_limits",
     }
@@ -101,10 +102,27 @@ def test_figures_are_embedded_and_written_beside(root_report):
         assert data in payloads
         width, height = _png_size(data)
         assert width > 300 and height > 100
-    # the sweep varied keepRecentTokens: retention is plotted against it
-    assert (out / "figures" / "retention_vs_keepRecentTokens.png").is_file()
+    # the sweep varied keepRecentTokens: availability is plotted against it
+    assert (out / "figures" / "availability_vs_keepRecentTokens.png").is_file()
     # self-contained: nothing fetched from elsewhere
     assert not re.search(r'(src|href)="(https?:)?//', html)
+
+
+def test_settings_are_compared_on_availability_not_on_capsule_moment_recall(runs):
+    """The Pareto front and the curves against a swept setting read availability (every job
+    asked at the same evaluation points), not recall at each job's own capsule moments."""
+    rs = load_runs(runs.first)
+    per_session = session_metrics(rs)
+    table = tables.pareto(rs, ids=True).set_index("job_id")
+    assert "recall" not in table.columns and len(table) == 2
+    expected = per_session.groupby("job_id")["availability"].mean().round(4)
+    assert table["availability"].to_dict() == expected.to_dict()
+    fig = figures_scores.availability_vs_parameter(rs, "keepRecentTokens")
+    assert fig is not None and "Availability per fact kind" in fig._suptitle.get_text()
+    assert fig.axes[0].get_ylabel().startswith("availability")
+    # one line per fact kind, its points the per-kind availability of the two jobs
+    kinds = [c.removeprefix("availability.") for c in per_session if c.startswith("availability.")]
+    assert {line.get_label() for line in fig.axes[0].get_lines()} <= set(kinds)
 
 
 def test_inputs_are_not_modified(root_report):
@@ -117,7 +135,8 @@ def test_not_recorded_instead_of_a_crash(runs, tmp_path):
     # scorer=none and a deterministic summarizer: no scores, no fallbacks, no latency
     out = write_report(runs.single, tmp_path / "out")
     md = (out / "report.md").read_text()
-    assert "**Recall per fact kind (model input at capsule moments):** not recorded" in md
+    assert "**Recall per fact kind (model input at capsule moments; a diagnostic):** not" in md
+    assert "**Pareto front: savings vs availability:** not recorded" in md
     assert "**soba_quality:** not recorded" in md
     assert "**Failure modes per job:** not recorded" in md
     assert "no model summarizer" in md

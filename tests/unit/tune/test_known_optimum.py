@@ -19,6 +19,7 @@ keepRecentTokens=20000 (any timeoutMs, which the test checks change nothing).
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -44,23 +45,21 @@ OBJECTIVE = {
 }
 
 
-def settings(strategy: str, trials: int, seed: int = 0):
+# the best value sits in the middle of the list, not at an edge
+MIN_TOKENS = [*TOO_HIGH[:3], BEST_MIN_TOKENS, *TOO_HIGH[3:]]
+PARAMS = {
+    "minTokensForAutoCompact": {"values": MIN_TOKENS},
+    "keepRecentTokens": {"values": [HARD_LIMIT, HARD_LIMIT + 50_000, VALID_KEEP, 999_000]},
+    "timeoutMs": {"values": [5_000, 15_000, 30_000, 60_000]},
+}
+
+
+def settings(strategy: str, trials: int, seed: int = 0, objective=OBJECTIVE, params=PARAMS):
     return parse_settings(
         {
             "window": {"name": "1m", **WINDOW},
-            "space": {
-                "params": {
-                    # the best value sits in the middle of the list, not at an edge
-                    "minTokensForAutoCompact": {
-                        "values": [*TOO_HIGH[:3], BEST_MIN_TOKENS, *TOO_HIGH[3:]]
-                    },
-                    "keepRecentTokens": {
-                        "values": [HARD_LIMIT, HARD_LIMIT + 50_000, VALID_KEEP, 999_000]
-                    },
-                    "timeoutMs": {"values": [5_000, 15_000, 30_000, 60_000]},
-                }
-            },
-            "objective": OBJECTIVE,
+            "space": {"params": params},
+            "objective": objective,
             "search": {"strategy": strategy, "trials": trials, "seed": seed, "startup_trials": 8},
             "split": {"held_out": 0.0, "seed": 0},
             "report": {"runner_ups": 3, "resamples": 50, "confidence": 0.95},
@@ -125,3 +124,39 @@ def test_tpe_with_the_same_seed_asks_for_the_same_configs(known):
     assert [t.params for t in runs[0].trials] == [t.params for t in runs[1].trials]
     other = run_tune(settings("tpe", 12, seed=4), job, root / "other-seed")
     assert [t.params for t in other.trials] != [t.params for t in runs[0].trials]
+
+
+def test_with_no_savings_asked_availability_chooses_a_config_that_never_compacts(known):
+    """The headline's own known answer: a config that never compacts sends the whole history
+    at every request, so the model sees every live fact (availability exactly 1.0); the one
+    config that compacts replaces history with the deterministic capsule, which restates
+    only part of it. Maximising availability with no savings asked must therefore choose a
+    config that never compacts, the opposite of the savings objective above."""
+    root, _, job = known
+    job = copy.deepcopy(job)
+    job["scorer"].update(scorers=["availability"], baselines=[])
+    objective = {
+        "name": "availability",
+        "metric": "availability",
+        "direction": "maximize",
+        "constraints": [{"metric": "refused", "op": "==", "value": 0}],
+    }
+    params = {
+        "minTokensForAutoCompact": {"values": MIN_TOKENS},
+        "keepRecentTokens": {"values": [VALID_KEEP]},
+    }
+    result = run_tune(
+        settings("grid", len(MIN_TOKENS), objective=objective, params=params),
+        job,
+        root / "availability",
+    )
+    metrics = {t.params["minTokensForAutoCompact"]: t.metrics for t in result.trials}
+    assert sorted(metrics) == sorted(MIN_TOKENS)
+    for value in TOO_HIGH:
+        assert metrics[value]["attempts"].value == 0
+        assert metrics[value]["availability"].value == 1.0
+    compacting = metrics[BEST_MIN_TOKENS]
+    assert compacting["savings"].value > 0 and compacting["attempts"].value > 0
+    assert compacting["availability"].value < 1.0
+    rec = result.recommendation["recommended"]
+    assert rec["params"]["minTokensForAutoCompact"] in TOO_HIGH

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from soba_bench.jsonio import read_jsonl
 from soba_bench.reports import frames
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
@@ -70,6 +71,7 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
         assert 0 < values["savings"] < 1  # every bundled synthetic session compacts
         assert values["input_tokens"] > 0
         assert 0 < values["retention"] <= 1 and values["soba_quality"] is not None
+        assert 0 < values["availability"] <= 1
         assert values["refused"] == 0 and values["blocked_forever"] == 0
         assert values["degraded_rate"] == 0.0  # no model, so no fallback capsule
     # One definition: every number the report's per-session frame also has is read from it.
@@ -77,9 +79,14 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
     for name, values in per_session.items():
         row = shared.loc[name]
         assert values["retention"] == row["recall"]
+        assert values["availability"] == row["availability"]
         assert values["capsule_retention"] == row["capsule_recall"]
         assert values["soba_quality"] == row["soba_quality_score"]
         assert values["soba_quality_pass_rate"] == row["soba_quality_pass"]
         assert values["attempts"] == row["attempts"] > 0
         assert values["skip_rate"] == row["skipped"] / row["attempts"]
         assert values["refused"] == row["blocked"]
+    # ... and availability is the scorer's own per-session headline, as it wrote it
+    rows = read_jsonl(folder / "scores" / "availability.jsonl")
+    written = {r["session"]: r["availability"] for r in rows if r["strategy"] == "soba"}
+    assert {name: v["availability"] for name, v in per_session.items()} == written

@@ -21,20 +21,20 @@ from soba_bench.tune.runner import Trial, check_engine
 
 OBJECTIVE = parse_objective(
     {
-        "metric": "retention",
+        "metric": "availability",
         "constraints": [{"metric": "savings", "op": ">=", "value": 0.3}],
         "tie_breakers": ["savings"],
     }
 )
 
 
-def trial(number, savings, retention, status="complete", repeat_of=None):
+def trial(number, savings, availability, status="complete", repeat_of=None):
     metrics = {n: Estimate(None, None, None, 0) for n in TUNE_METRICS}
     metrics["savings"] = Estimate(savings, savings, savings, 2)
-    metrics["retention"] = Estimate(retention, retention, retention, 2)
+    metrics["availability"] = Estimate(availability, availability, availability, 2)
     per_session = {
-        "c/a": {"savings": savings, "retention": retention},
-        "c/b": {"savings": savings, "retention": retention},
+        "c/a": {"savings": savings, "availability": availability},
+        "c/b": {"savings": savings, "availability": availability},
     }
     ev = OBJECTIVE.evaluate(metrics) if status == "complete" else None
     if ev is None:
@@ -58,9 +58,9 @@ def trial(number, savings, retention, status="complete", repeat_of=None):
 
 TRIALS = [
     trial(0, 0.5, 0.90),
-    trial(1, 0.2, 0.99),  # best retention, but infeasible: never recommended
+    trial(1, 0.2, 0.99),  # best availability, but infeasible: never recommended
     trial(2, 0.4, 0.95),
-    trial(3, 0.6, 0.95),  # same retention as 2, more savings: wins the tie-break
+    trial(3, 0.6, 0.95),  # same availability as 2, more savings: wins the tie-break
     trial(4, 0.6, 0.95, repeat_of=3),
     trial(5, 0.0, 0.0, status="invalid"),
 ]
@@ -97,7 +97,7 @@ def test_the_document_holds_the_choice_its_evidence_and_the_held_out_check(tmp_p
     doc = document(tmp_path)
     assert doc["schema_version"] == SCHEMA_VERSION
     assert doc["recommended"]["params"] == {"keepRecentTokens": 4000}
-    assert doc["recommended"]["heldOut"]["metrics"]["retention"]["value"] == 0.96
+    assert doc["recommended"]["heldOut"]["metrics"]["availability"]["value"] == 0.96
     assert doc["baseline"]["search"]["metrics"]["savings"]["value"] == 0.45
     assert [t["trial"] for t in doc["runnerUps"]] == [2]
     assert doc["search"] == {
@@ -124,7 +124,7 @@ def test_load_recommendation_reads_what_was_written(tmp_path):
     rec = load_recommendation(tmp_path)
     assert rec.params == {"keepRecentTokens": 4000}
     assert rec.overrides() == ["engine.keepRecentTokens=4000"]
-    assert rec.metrics("heldOut")["retention"]["value"] == 0.96
+    assert rec.metrics("heldOut")["availability"]["value"] == 0.96
     assert rec.metrics("search", "baseline")["savings"]["value"] == 0.45
 
 
