@@ -87,7 +87,9 @@ class ReplayedInputs:
 
 def rival_input(branch: Sequence[Entry], state: dict[str, Any]) -> list[dict[str, Any]]:
     """What the rival sends for ``branch`` (the replayed entries up to the moment) in the
-    model-input ``state`` of its last compaction."""
+    model-input ``state`` of its last compaction. The straightforward definition: scoring
+    builds the same input for every request in one pass (``scoring.points.PointWalk``), and
+    the tests hold the two to each other for every strategy, the peers' pins included."""
     position: dict[str, int] = {}
     for index, entry in enumerate(branch):
         if entry.id is not None:

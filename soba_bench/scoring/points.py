@@ -17,7 +17,9 @@ sums instead of per-point rebuilding, so a session costs O(entries + requests lo
   tail); ``hybrid`` masks tool outputs in the tail as its attempt lines say;
 * ``observation_masking`` / ``truncation`` / ``none``: the branch from the dropped prefix on,
   tool outputs masked through ``maskedThroughEntryId`` (see
-  :mod:`soba_bench.compactors.inputs`).
+  :mod:`soba_bench.compactors.inputs`);
+* a peer policy: its summary (a capsule on the branch), the items it pinned
+  (``pinnedEntryIds``: Codex's newest user messages, OpenHands' head) and the tail.
 
 With very many requests, availability is scored on a seeded sample (:func:`sample_keys`):
 a request is kept when its key's hash (salted with the seed) is among the ``limit`` smallest,
@@ -32,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from soba_bench.compactors.inputs import DROPPED_THROUGH, MASKED_THROUGH
+from soba_bench.compactors.inputs import DROPPED_THROUGH, MASKED_THROUGH, PINNED
 from soba_bench.compactors.rival_branch import is_output, mask_output
 from soba_bench.session import entries as E
 from soba_bench.session.capsule_text import capsule_input_items
@@ -63,8 +65,10 @@ class Request:
 @dataclass(frozen=True)
 class PointInput:
     """The model input a job has at one request, as positions on the replayed branch:
-    ``prefix`` (index of the capsule sent first, or None), the tail ``[start, end)``, tool
-    outputs masked through ``masked`` (-1: none), and its token count (items only)."""
+    ``prefix`` (index of the capsule sent first, or None), the items a peer pinned after it
+    (``pinned``, ascending, all before ``start``), the tail ``[start, end)``, tool outputs
+    masked through ``masked`` (-1: none; pinned items too), and its token count (items
+    only)."""
 
     request: Request | None  # None for a capsule moment (a diagnostic)
     at: int  # position in the original session: original entries before the request
@@ -73,6 +77,7 @@ class PointInput:
     start: int
     masked: int
     tokens: int
+    pinned: tuple[int, ...] = ()
 
 
 def barrier_lines(barriers: Iterable[Any]) -> list[dict[str, Any]]:
@@ -176,7 +181,7 @@ class PointWalk:
         for request in requests:
             for line in request.attempts:
                 if line.get("outcome") == COMPLETED and (
-                    MASKED_THROUGH in line or DROPPED_THROUGH in line
+                    MASKED_THROUGH in line or DROPPED_THROUGH in line or PINNED in line
                 ):
                     state = line
             before = request.before_id
@@ -191,11 +196,21 @@ class PointWalk:
         newest = self.capsules[k - 1] if k else None
         through = state.get(MASKED_THROUGH)  # an entry id (ids are strings), if any
         masked = self.position.get(through, -1) if isinstance(through, str) else -1
+        pinned: tuple[int, ...] = ()
         if newest is not None:
             kept = self.replayed[newest].data["provenance"]["firstKeptEntryId"]
             # SOBA's quirk: a first-kept id not on the branch sends no tail at all.
             start = min(self.position.get(kept, end), end)
             tokens = self.capsule_tokens(newest)
+            # A peer's pinned items go between its summary and the tail (a SOBA or hybrid
+            # attempt line names none).
+            at = (self.position.get(i) for i in state.get(PINNED) or ())
+            pinned = tuple(p for p in at if p is not None and p < end)
+            for index in pinned:
+                tokens += self.tokens[index + 1] - self.tokens[index]
+                if index <= masked:  # masked like the tail (the delta is 0 but for outputs)
+                    delta = self.mask_delta()
+                    tokens += delta[index + 1] - delta[index]
         else:
             dropped = state.get(DROPPED_THROUGH)
             start = min(self.position[dropped] + 1 if dropped in self.position else 0, end)
@@ -204,18 +219,9 @@ class PointWalk:
         if masked >= start:
             delta = self.mask_delta()
             tokens += delta[min(masked + 1, end)] - delta[start]
-        return PointInput(request, self.original_before[end], end, newest, start, masked, tokens)
-
-    def tail_shows(self, point: PointInput, evidence: Sequence[int]) -> bool:
-        """Does the tail of ``point`` carry one of these replayed positions (sorted), unmasked?"""
-        # Only evidence before ``end`` can be on the branch; walk back from the newest.
-        for k in range(bisect_right(evidence, point.end - 1) - 1, -1, -1):
-            index = evidence[k]
-            if index < point.start:
-                return False
-            if index > point.masked or not is_output(self.replayed[index].item):
-                return True
-        return False
+        return PointInput(
+            request, self.original_before[end], end, newest, start, masked, tokens, pinned
+        )
 
     def model_input(self, point: PointInput) -> list[dict[str, Any]]:
         """The items themselves (for a check or a diagnostic; scoring uses positions)."""
@@ -224,9 +230,10 @@ class PointWalk:
             if point.prefix is not None
             else []
         )
-        tail = [
-            mask_output(e.item) if index <= point.masked and is_output(e.item) else e.item
-            for index, e in enumerate(self.replayed[point.start : point.end], start=point.start)
-            if e.item is not None
+        shown = [*point.pinned, *range(point.start, point.end)]
+        items = [(index, self.replayed[index].item) for index in shown]
+        return prefix + [
+            mask_output(item) if index <= point.masked and is_output(item) else item
+            for index, item in items
+            if item is not None
         ]
-        return prefix + tail

@@ -7,7 +7,8 @@ when the request is sent and
 
 * the capsule the input starts with presents it (the retention matcher on the capsule,
   computed once per capsule), or
-* one of the entries the ground truth saw it in is in the retained tail and not masked, or
+* one of the entries the ground truth saw it in is in the retained tail, or among the items
+  a peer policy pinned (Codex's newest user messages, OpenHands' head), and not masked, or
 * it is a skill: the agent keeps active skills whatever the context strategy does.
 
 A refused request sent nothing, so none of its live facts is available. Per kind, the
@@ -131,8 +132,8 @@ class VisibleFacts:
     newly masked, a new capsule, facts introduced or closed), not the number of live facts.
 
     ``hits[f]`` counts the unmasked evidence entries of fact ``f`` inside the tail window
-    ``[start, end)``; a fact is visible when it is live and is a skill, is presented by the
-    current capsule, or has a hit."""
+    ``[start, end)`` and among the pinned items; a fact is visible when it is live and is a
+    skill, is presented by the current capsule, or has a hit."""
 
     def __init__(self, ctx: ScoreContext, facts: list[Fact], capsule_has) -> None:
         self.walk = ctx.walk
@@ -157,6 +158,7 @@ class VisibleFacts:
             for index in {self.walk.position[i] for i in ids if i in self.walk.position}:
                 self.at_entry.setdefault(index, []).append(fact.id)
         self.start = self.end = 0
+        self.pinned: tuple[int, ...] = ()
         self.masked = -1
         self.capsule: int | None = None
         self.shown: set[str] = set()
@@ -204,6 +206,13 @@ class VisibleFacts:
                 self.live.discard(fid)
                 self.live_count[self.kind[fid]] -= 1
                 self._recount(fid)
+        # A peer's pinned items (a few, changed only by a compaction): taken out under the old
+        # masking, put back under the new one below.
+        repin = point.pinned != self.pinned or point.masked != self.masked
+        if repin:
+            for index in self.pinned:
+                if self._counted(index):
+                    self._hit(index, -1)
         # the tail: drop what left it (or got masked), then add what joined it
         low, high = max(self.start, point.start), min(self.end, point.end)
         for index in range(self.start, min(self.end, point.start)):
@@ -229,6 +238,11 @@ class VisibleFacts:
             if (index >= self.end or index < self.start) and self._counted(index):
                 self._hit(index, +1)
         self.start, self.end = point.start, point.end
+        if repin:
+            self.pinned = point.pinned
+            for index in self.pinned:
+                if self._counted(index):
+                    self._hit(index, +1)
         if point.prefix != self.capsule:
             old = self.shown
             self.capsule = point.prefix

@@ -216,21 +216,56 @@ def test_the_walk_sends_what_build_input_sends_at_every_request(variant):
         assert point.tokens == sum(meter.count_item(i) for i in expected)
 
 
-@pytest.mark.parametrize("strategy", ["observation_masking", "truncation", "none"])
+# The peers pin items between their summary and the tail (Codex the newest user messages,
+# OpenHands the head): the walk must send them, count their tokens and show their facts.
+PEERS = ("codex", "claude_code", "openhands", "gemini_cli", "pi", "opencode")
+
+
+@pytest.mark.parametrize("strategy", ["observation_masking", "truncation", "none", *PEERS])
 def test_the_walk_sends_what_a_rival_sends(strategy):
     session, _ = generated(900, seed=4)
     ctx = CompactorContext(build_engine_config(SMALL_WINDOW), ReplayOptions())
     trace = get_compactor(strategy)(session, ctx).trace
     lines = trace.check_lines()
     walk = PointWalk(trace.entries, lines, get_meter("soba"))
+    meter = get_meter("soba")
     state: dict = {}
     requests = requests_of(lines)
+    pinned = 0
     for request, point in zip(requests, walk.walk(requests), strict=True):
         for line in request.attempts:
             if line.get("outcome") == "completed":
                 state = line
         expected = rival_input(trace.entries[: point.end], state)
         assert walk.model_input(point) == expected
+        assert point.tokens == sum(meter.count_item(i) for i in expected)
+        pinned += len(point.pinned)
+    if strategy in ("codex", "openhands"):  # the two that pin: checked on real pins
+        assert pinned > 0
+
+
+@pytest.mark.parametrize(
+    "strategy", ["soba", "observation_masking", "truncation", "none", "hybrid", *PEERS]
+)
+def test_each_strategy_is_billed_what_its_barriers_let_through(strategy):
+    """The outcomes' input tokens billed, rebuilt from positions on the branch, equal what
+    the replay itself measured for every sent request (a check's effective tokens, an
+    attempt's tokens after it): a strategy is charged its own input, pinned items included
+    (they were missing for Codex and OpenHands until 2026-12-06)."""
+    session, truth = generated(900, seed=4)
+    ctx = CompactorContext(build_engine_config(SMALL_WINDOW), ReplayOptions())
+    trace = get_compactor(strategy)(session, ctx).trace
+    lines = trace.check_lines()
+    (row,) = score_replay(
+        "s", trace.entries, truth, ScoreConfig(scorers=("outcomes",)), lines
+    ).outcomes
+    sent = [
+        line["measuredTokensAfter"] if line["kind"] == "attempt" else line["effectiveTokens"]
+        for line in lines
+        if line.get("kind") in ("check", "attempt") and line.get("canProceed")
+    ]
+    assert row["requests"] > 100 and (row["attempts"] > 0 or strategy == "none")
+    assert row["inputTokensBilled"] == sum(sent)
 
 
 def test_each_comparison_strategy_is_charged_its_own_tokens():
@@ -293,7 +328,8 @@ def oracle_points(ctx):
             live[kind] = live.get(kind, 0) + 1
             seen = evidence[fact.id][: bisect_right(evidence[fact.id], point.end - 1)]
             in_tail = any(
-                i >= point.start and (i > point.masked or not is_output(ctx.replayed[i].item))
+                (i >= point.start or i in point.pinned)
+                and (i > point.masked or not is_output(ctx.replayed[i].item))
                 for i in seen
             )
             if not point.request.refused and (fact.kind == "skill" or fact.id in shown or in_tail):
@@ -310,6 +346,7 @@ def oracle_points(ctx):
         ("observation_masking", "soba-0.6.14"),
         ("truncation", "soba-0.6.14"),
         ("hybrid", "soba-0.6.14"),
+        *((peer, "soba-0.6.14") for peer in PEERS),
     ],
 )
 def test_the_incremental_state_matches_the_straightforward_count(strategy, variant):
