@@ -49,8 +49,9 @@ from soba_bench.reports.compare_metrics import (
     resolve_metrics,
 )
 from soba_bench.reports.compare_pairing import Pairing, find_jobs, pair_jobs, show
-from soba_bench.reports.scores import matcher_of
+from soba_bench.reports.scores import scored_by
 from soba_bench.runs.layout import RunLayout
+from soba_bench.scoring.scorer import SCORES_REVISION
 from soba_bench.scoring.stats import (
     holm,
     min_sign_flip_p,
@@ -232,11 +233,27 @@ class _Cell:
     raw_better: float | None = None
 
 
-def _same_matcher(base: Path, cand: Path) -> None:
-    """Scores judged by two matchers, or by one matcher with two models, differ by the
-    matchers, not the configs: refuse them."""
-    (b_matcher, b_models), (c_matcher, c_models) = matcher_of(base), matcher_of(cand)
+def _same_instrument(base: Path, cand: Path) -> None:
+    """Scores judged by two matchers, by one matcher with two models, or written by two
+    revisions of the scorers differ by the instrument, not the configs: refuse them."""
+    b_scored, c_scored = scored_by(base), scored_by(cand)
+    if b_scored is None or c_scored is None:
+        return  # a side without scores: the metrics it lacks are missing, said where read
+    b_matcher, b_models = b_scored.matcher, b_scored.matcher_models
+    c_matcher, c_models = c_scored.matcher, c_scored.matcher_models
     rescore = f"'soba-bench score RUN_DIR --prose-matcher {b_matcher}'"
+    if b_scored.revision != c_scored.revision:
+        older = min((b_scored, c_scored), key=lambda s: s.revision or 0)
+        raise InputError(
+            "the two sides were scored by different revisions of the scorers (one was scored "
+            "before a fix that changes score records); score the older side again with this "
+            f"soba-bench ({rescore})",
+            path=str(older.path),
+            field="scoresRevision",
+            value=older.revision,
+            has_value=True,
+            expected=f"{SCORES_REVISION}, this soba-bench's revision",
+        )
     checks = (
         ("matcher", b_matcher, c_matcher, "different matchers; score both with one", "matcher"),
         # models only compare under one matcher (another matcher was refused above)
@@ -295,7 +312,7 @@ def compare_runs(
     base_side, cand_side = SideMetrics(base), SideMetrics(cand)
     for number, pair in enumerate(pairing.pairs):
         b_folder, c_folder = pair.base.folder, pair.cand.folder
-        _same_matcher(b_folder, c_folder)
+        _same_instrument(b_folder, c_folder)
         b_sessions, c_sessions = base_side.sessions(b_folder), cand_side.sessions(c_folder)
         in_cand = set(c_sessions)
         common = [s for s in b_sessions if s in in_cand]

@@ -18,7 +18,7 @@ import pandas as pd
 
 from soba_bench.engine.config import BOOL_KEYS, NUMBER_KEYS, TOP_LEVEL_KEYS
 from soba_bench.jsonio import read_jsonl
-from soba_bench.reports.scores import empty_scores, matcher_of, read_scores
+from soba_bench.reports.scores import empty_scores, read_scores, scored_by
 from soba_bench.runs import FoundRecord, find_records, load_sessions, read_parquet
 
 ENGINE_KEYS = (*TOP_LEVEL_KEYS, *BOOL_KEYS, *NUMBER_KEYS)
@@ -191,7 +191,8 @@ def load_runs(path: str | Path) -> RunSet:
         barriers.append(_table(item, job_id, "barriers", notes))
         score_frame, scorers = read_scores(item.folder, item.record, names)
         row["scorers"] = ",".join(scorers) or None  # what the tables hold, after any re-score
-        matcher, models = matcher_of(item.folder)
+        scored = scored_by(item.folder)
+        matcher, models = (scored.matcher, scored.matcher_models) if scored else (None, None)
         row["matcher"] = f"{matcher} ({models})" if matcher and models else matcher
         if not scorers:
             notes.append(f"{job_id}: scores not recorded (scorer none or no scores/)")

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from soba_bench.runs.layout import RunLayout
-from soba_bench.runs.record import load_scored
+from soba_bench.runs.record import ScoredTables, load_scored
 from soba_bench.runs.tables import check_row, load_table
 from soba_bench.scoring.retention import NOISE_KINDS
 
@@ -286,15 +286,12 @@ def _outcomes(scores_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
-def matcher_of(folder: Path) -> tuple[str | None, str | None]:
-    """The matcher that judged a job's score tables and its model files (None: not recorded,
-    or not scored). The tables themselves are checked where the metrics read them
-    (``read_scores``)."""
+def scored_by(folder: Path) -> ScoredTables | None:
+    """What scored a job's tables: its ``scores/scored.json`` (the matcher, its model files,
+    the scorers' revision), or None when the job was not scored. The tables themselves are
+    checked where the metrics read them (``read_scores``)."""
     path = RunLayout(folder).scored()
-    if not path.exists():
-        return None, None
-    scored = load_scored(path, check_tables=False)
-    return scored.matcher, scored.matcher_models
+    return load_scored(path, check_tables=False) if path.exists() else None
 
 
 def read_scores(

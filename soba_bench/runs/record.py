@@ -450,6 +450,8 @@ class ScoredTables:
     tables: dict[str, str] = field(default_factory=dict)
     matcher: str | None = None
     matcher_models: str | None = None
+    # scoring.scorer.SCORES_REVISION when written (None: a list written before it existed)
+    revision: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -462,6 +464,8 @@ class ScoredTables:
             out["matcher"] = self.matcher
         if self.matcher_models is not None:
             out["matcherModels"] = self.matcher_models
+        if self.revision is not None:
+            out["scoresRevision"] = self.revision
         return out
 
     def check_tables(self) -> None:
@@ -524,6 +528,7 @@ class ScoredTables:
             tables=dict(tables),
             matcher=_check(data, "matcher", "string", path),
             matcher_models=_check(data, "matcherModels", "string", path),
+            revision=_check(data, "scoresRevision", "integer", path),
         )
 
 

@@ -21,6 +21,7 @@ from soba_bench.scoring.aggregate import (
 )
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.probes import probe_corpus_table, probe_session_table
+from soba_bench.scoring.scorer import SCORES_REVISION
 from soba_bench.scoring.session import ScoreConfig, SessionScores, score_replay
 from soba_bench.session import read_session
 
@@ -39,8 +40,8 @@ def write_scores(
     config: ScoreConfig,
 ) -> dict[str, Any]:
     """Write every score table, then the list of scorers they hold with each table's
-    sha256, the matcher that judged them and its models; return the corpus-level summary for
-    the run record."""
+    sha256, the matcher that judged them and its models and the scorers' revision; return
+    the corpus-level summary for the run record."""
     tables: dict[str, list[dict[str, Any]]] = {
         t: [] for t in ("rows", "summaries", "quality", "findings", "drift", "sessions")
     }
@@ -75,6 +76,7 @@ def write_scores(
         digests,
         config.match.prose_matcher,
         get_matcher(config.match.prose_matcher).models,
+        SCORES_REVISION,
     )
     write_json(scored.path, scored.to_json())
     return {

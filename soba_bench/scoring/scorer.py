@@ -56,6 +56,14 @@ SCORERS: Registry[type[Scorer]] = Registry("scorer")
 
 DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "failure_modes")
 
+# The revision of what the scorers write for the same replay. Bump it whenever a change makes
+# the score records of unchanged inputs differ (a rule fixed, the model input rebuilt another
+# way): it is part of a scored job's key, so a sweep never resumes a job an earlier revision
+# scored, and scores/scored.json records it, so compare refuses two revisions. A golden test
+# (tests/unit/scoring/test_scores_revision.py) fails when the records change and it was not.
+# 1 (2026-12-06): the first recorded; a peer's pinned items are in its model input.
+SCORES_REVISION = 1
+
 
 @dataclass(frozen=True)
 class ScoreConfig:

@@ -29,6 +29,7 @@ from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
+from soba_bench.scoring.scorer import SCORES_REVISION
 from soba_bench.scoring.session import ScoreConfig
 from soba_bench.summarizers.registry import check_summarizer_params
 
@@ -160,9 +161,14 @@ class JobSpec:
             return {}
         return {"matcherModels": get_matcher(matcher).models}
 
+    def _scores_revision(self) -> dict[str, Any]:
+        # A scored job depends on what the scorers write: a job an earlier revision scored is
+        # never resumed as this one's (a job that scores nothing keeps its key).
+        return {"scoresRevision": SCORES_REVISION} if self.config["scorer"].get("scorers") else {}
+
     def key_material(self) -> dict[str, Any]:
         """What the job's results depend on: the resolved config minus locations, plus the
-        corpora's manifest hashes and the package version."""
+        corpora's manifest hashes, the package version and the scorers' revision."""
         summ = self.config["summarizer"]
         return {
             "package": __version__,
@@ -183,7 +189,8 @@ class JobSpec:
                 and (k != "params" or v)
                 and (k != "matcher" or v != DEFAULT_MATCH.prose_matcher)
             }
-            | self._matcher_models(),
+            | self._matcher_models()
+            | self._scores_revision(),
             "replay": {
                 "meter": self.options.meter,
                 "usage": self.options.usage,

@@ -11,6 +11,7 @@ import soba_bench.replay.simulator as simulator
 from soba_bench.cli.main import main
 from soba_bench.errors import InputError
 from soba_bench.reports.frames import load_runs
+from soba_bench.scoring.scorer import SCORES_REVISION
 from tests.builders import REPO
 
 SYNTHETIC = REPO / "corpora" / "synthetic-small"
@@ -182,3 +183,16 @@ def test_compare_refuses_sides_scored_by_different_matchers(tmp_path, capsys):
     assert main(["compare", str(base), str(cand)]) == 2
     err = capsys.readouterr().err
     assert "different models" in err and "matcherModels" in err and "Traceback" not in err
+    # Scores written by another revision of the scorers (or before revisions were recorded)
+    # are another instrument: refused, naming the older side's list and what to do.
+    assert listed["scoresRevision"] == SCORES_REVISION
+    for revision in (SCORES_REVISION - 1, None):
+        older = {k: v for k, v in listed.items() if k != "scoresRevision"}
+        if revision is not None:
+            older["scoresRevision"] = revision
+        (cand / "scores" / "scored.json").write_text(json.dumps(older))
+        capsys.readouterr()
+        assert main(["compare", str(base), str(cand)]) == 2
+        err = capsys.readouterr().err
+        assert "different revisions of the scorers" in err and "scoresRevision" in err
+        assert str(cand / "scores" / "scored.json") in err and "Traceback" not in err

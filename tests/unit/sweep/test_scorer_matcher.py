@@ -1,6 +1,8 @@
 """``scorer.matcher``: a sweep job scores with the matcher it names (recorded in
 ``scores/scored.json``), the default leaves job keys as they were, another matcher is another
-job (named with its model files), and an unknown name is refused listing the valid ones."""
+job (named with its model files), and an unknown name is refused listing the valid ones. A
+scored job's key names the scorers' revision, so no sweep resumes a job older scorers
+judged."""
 
 from __future__ import annotations
 
@@ -55,3 +57,17 @@ def test_a_run_scores_with_the_matcher_it_names(tmp_path, capsys):
     assert main([*args, "scorer.matcher=bogus"]) == 2
     err = capsys.readouterr().err
     assert "bogus" in err and "verdict-nli" in err and "Traceback" not in err
+
+
+def test_a_scored_job_is_keyed_by_the_scorers_revision(monkeypatch):
+    from soba_bench.sweep import jobspec
+
+    scored = JobSpec.from_config(compose_config(["corpus=synthetic-small"]))
+    bare = JobSpec.from_config(compose_config(["corpus=synthetic-small", "scorer=none"]))
+    assert scored.key_material()["scorer"]["scoresRevision"] == jobspec.SCORES_REVISION
+    assert "scoresRevision" not in bare.key_material()["scorer"]  # it scores nothing
+    keys = (scored.key, bare.key)
+    monkeypatch.setattr(jobspec, "SCORES_REVISION", jobspec.SCORES_REVISION + 1)
+    assert JobSpec.from_config(compose_config(["corpus=synthetic-small"])).key != keys[0]
+    again = JobSpec.from_config(compose_config(["corpus=synthetic-small", "scorer=none"]))
+    assert again.key == keys[1]
