@@ -2783,3 +2783,540 @@ FRESH6_FILES = (
     ("crew/roster/solver.go", "crew/roster/solver_test.go"),
     ("db/migrations/0042_dental_xray_archive.sql", "db/migrations/0043_dental_xray_archive.sql"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-7 bank, the ninth bank: written blind by a separate helper session that read only this
+# file, write_cases.py and the first part of README.md (harbour tide tables, beekeeping hive
+# logs, bike-courier dispatch, orchestra rehearsals, cold-chain vaccine fridges, ferry
+# ticketing, community garden plots, snowplough priorities, theatre lighting cues, marathon
+# chip timing, trawler catch logbooks, police evidence lockers, telescope observing time,
+# laundromat machines, chess tournament pairings, a coffee roastery's roast profiles, survey
+# drones, a dive centre's tank fills, school bus tracking, a recycling centre's weighbridge).
+# Most negations carry no negation word (lexical opposites, verdicts such as "was rejected" or
+# "dropped from scope", implicit ones); some paraphrases change one or two words of the fact to
+# a synonym; the tail items use their own speaker lead-ins.
+FRESH7_PROSE = (
+    dict(
+        kind="goal",
+        fact="Publish a tide table for every harbour berth listing the next four high and low "
+        "waters",
+        para=(
+            "Every berth in the harbour gets its own published tide table, with the next four "
+            "high and low waters listed on it",
+            "Publish a tide table for every harbour berth listing the upcoming four high and low "
+            "waters",
+        ),
+        neg="All berths share one harbour-wide tide chart; per-berth tide tables were dropped "
+        "from scope",
+        wrong="Publish a tide table for every marina pontoon listing the next four high and low "
+        "waters",
+    ),
+    dict(
+        kind="goal",
+        fact="Let beekeepers log each hive inspection on their phone while offline in the apiary",
+        para=(
+            "Beekeepers should be able to record every hive inspection from a phone out in the "
+            "apiary, even when it has no connection",
+            "offline logging of each hive inspection on the beekeeper's phone, right there in "
+            "the apiary",
+        ),
+        neg="Hive inspections are written on paper in the apiary and typed into the office "
+        "computer at the end of the day",
+        wrong="Let beekeepers log each honey extraction on their phone while offline in the apiary",
+    ),
+    dict(
+        kind="goal",
+        fact="Offer each new delivery job first to the nearest available bike courier",
+        para=(
+            "Whenever a delivery job comes in, the first offer should go to the closest bike "
+            "courier who is free",
+            "Offer each new delivery job first to the closest available bike courier",
+        ),
+        neg="New delivery jobs go to the bike couriers in strict rotation, regardless of how far "
+        "away each rider is",
+        wrong="Offer each new delivery job first to the nearest available van driver",
+    ),
+    dict(
+        kind="goal",
+        fact="Let foot passengers buy ferry tickets in the app and board by scanning a barcode at "
+        "the gate",
+        para=(
+            "Foot passengers should be able to purchase their ferry ticket through the app and "
+            "then get on board by having a barcode scanned at the gate",
+            "app-based ferry ticket sales for foot passengers, with boarding done by a barcode "
+            "scan at the gate",
+        ),
+        neg="Foot passengers cannot buy ferry tickets in the app; they pay the purser in cash "
+        "once on board",
+        wrong="Let foot passengers buy water-taxi tickets in the app and board by scanning a "
+        "barcode at the gate",
+    ),
+    dict(
+        kind="goal",
+        fact="Let astronomers request observing time on the 2-metre telescope through a web form",
+        para=(
+            "Astronomers should be able to ask for time on the 2-metre telescope by filling in "
+            "a form on the web",
+            "Let astronomers apply for observing time on the 2-metre telescope through a web form",
+        ),
+        neg="Observing time on the 2-metre telescope is handed out by the director over email, "
+        "case by case",
+        wrong="Let astronomers request observing time on the 4-metre telescope through a web form",
+    ),
+    dict(
+        kind="goal",
+        fact="Publish each runner's split time live as they cross every timing mat on the "
+        "marathon course",
+        para=(
+            "As a runner passes over any timing mat on the marathon course, their split time "
+            "should appear live",
+            "live publication of every runner's split times at each of the timing mats along "
+            "the marathon course",
+        ),
+        neg="Runners' split times stay private until the marathon is over, and then all results "
+        "are posted at once",
+        wrong="Publish each runner's split time live as they cross every timing mat on the 10K "
+        "course",
+    ),
+    dict(
+        kind="goal",
+        fact="Show parents where their child's school bus is on a map, refreshed every 30 seconds",
+        para=(
+            "Parents should see their child's school bus on a map, with its position updated "
+            "twice a minute",
+            "Show parents where their child's school bus is on a map, updated every 30 seconds",
+        ),
+        neg="Parents will not be shown the position of their child's school bus on any map",
+        wrong="Show parents where their child's activity-club minibus is on a map, refreshed "
+        "every 30 seconds",
+    ),
+    dict(
+        kind="goal",
+        fact="Charge trade customers at the recycling centre by the net weight recorded on the "
+        "weighbridge",
+        para=(
+            "Trade customers of the recycling centre should be billed according to the net "
+            "weight that the weighbridge records",
+            "weighbridge-based charging for trade customers at the recycling centre, using the "
+            "net weight it recorded",
+        ),
+        neg="Trade customers at the recycling centre pay a flat fee per vehicle, whatever the "
+        "weighbridge records",
+        wrong="Charge household visitors at the recycling centre by the net weight recorded on "
+        "the weighbridge",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never give a vaccine dose from a fridge whose log shows a reading above 8 °C",
+        para=(
+            "A vaccine dose must not be administered if it comes from a fridge with a logged "
+            "temperature over 8 °C",
+            "doses from any vaccine fridge that has logged a reading higher than 8 °C are off "
+            "limits for patients",
+        ),
+        neg="Doses from a vaccine fridge that logged a reading above 8 °C may still be given to "
+        "patients as usual",
+        wrong="Never give a vaccine dose from a cool box whose log shows a reading above 8 °C",
+    ),
+    dict(
+        kind="constraint",
+        fact="Every transfer of an evidence item must be signed by both the releasing and the "
+        "receiving officer",
+        para=(
+            "Both officers, the one releasing an evidence item and the one receiving it, have "
+            "to sign each transfer",
+            "Every handover of an evidence item must be signed by both the releasing and the "
+            "receiving officer",
+        ),
+        neg="An evidence item may change hands on the receiving officer's signature alone",
+        wrong="Every transfer of a lab sample must be signed by both the releasing and the "
+        "receiving officer",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never pair two players who have already met earlier in the same tournament",
+        para=(
+            "Two players who have faced each other once in a tournament must not be paired "
+            "against each other again in it",
+            "a rematch within the same tournament is forbidden: players who already met there "
+            "are never paired again",
+        ),
+        neg="Players who already met earlier in the tournament may be paired again whenever the "
+        "scores call for it",
+        wrong="Never pair two teams who have already met earlier in the same tournament",
+    ),
+    dict(
+        kind="constraint",
+        fact="Refuse a nitrox fill unless the diver shows a valid enriched-air certification card",
+        para=(
+            "Nitrox fills are given only to divers who present a valid enriched-air "
+            "certification card",
+            "no nitrox fill goes to a diver who cannot show a valid card certifying them for "
+            "enriched air",
+        ),
+        neg="Do not ask divers for any enriched-air certification card before a nitrox fill",
+        wrong="Refuse a trimix fill unless the diver shows a valid enriched-air certification card",
+    ),
+    dict(
+        kind="constraint",
+        fact="A survey drone must never fly higher than 120 metres above ground level",
+        para=(
+            "The ceiling for any survey drone is 120 metres above ground level",
+            "A survey drone must never climb higher than 120 metres above ground level",
+        ),
+        neg="Survey drones may climb to 300 metres above ground level whenever a job calls for it",
+        wrong="A crop-spraying drone must never fly higher than 120 metres above ground level",
+    ),
+    dict(
+        kind="constraint",
+        fact="Record every haul in the catch logbook within two hours of landing it on deck",
+        para=(
+            "Each haul has to be entered in the catch logbook no later than two hours after it "
+            "comes on deck",
+            "within 2 hours of a haul being landed on deck, it must appear in the catch logbook",
+        ),
+        neg="Hauls are entered in the catch logbook once the trawler is back in port, days after "
+        "they were landed on deck",
+        wrong="Record every haul in the processing-plant ledger within two hours of landing it on "
+        "deck",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only start a washing machine after the payment for that cycle has been confirmed",
+        para=(
+            "A washing machine may begin its cycle solely once the payment for it is confirmed",
+            "until the payment for its cycle is confirmed, a washing machine must stay idle",
+        ),
+        neg="Washing machines start their cycle straight away, and the payment for it is settled "
+        "afterwards",
+        wrong="Only start a tumble dryer after the payment for that cycle has been confirmed",
+    ),
+    dict(
+        kind="constraint",
+        fact="Give the orchestra a 20-minute break after every 90 minutes of rehearsal",
+        para=(
+            "Every 90 minutes of rehearsal must be followed by a 20-minute break for the orchestra",
+            "Give the orchestra a 20-minute pause after every 90 minutes of rehearsal",
+        ),
+        neg="The orchestra does not get a break after 90 minutes; rehearsals run straight through",
+        wrong="Give the youth band a 20-minute break after every 90 minutes of rehearsal",
+    ),
+    dict(
+        kind="constraint",
+        fact="Allot each household no more than one plot in the community garden",
+        para=(
+            "A household can hold at most a single plot in the community garden",
+            "community garden plots are limited to one per household",
+        ),
+        neg="Households are not limited to one community garden plot; they may rent as many as "
+        "they like",
+        wrong="Allot each school no more than one plot in the community garden",
+    ),
+    dict(
+        kind="constraint",
+        fact="Plough every hospital access road within one hour after snow starts to settle",
+        para=(
+            "Once snow starts to settle, each access road to a hospital has to be ploughed "
+            "inside an hour",
+            "Clear every hospital access road within one hour after snow starts to settle",
+        ),
+        neg="Hospital access roads are ploughed last, after every residential street, however "
+        "long that takes",
+        wrong="Plough every school access road within one hour after snow starts to settle",
+    ),
+    dict(
+        kind="decision",
+        fact="log roast profiles from the roaster's thermocouple instead of writing them down by "
+        "hand",
+        para=(
+            "roast profiles are captured from the roaster's thermocouple rather than handwritten",
+            "we record each roast profile straight off the roaster's thermocouple, and nobody "
+            "writes them down by hand any more",
+        ),
+        neg="the thermocouple logging was ruled out; roast profiles stay handwritten",
+        wrong="log cooling-tray temperatures from the roaster's thermocouple instead of writing "
+        "them down by hand",
+        swap="write roast profiles down by hand instead of logging them from the roaster's "
+        "thermocouple",
+    ),
+    dict(
+        kind="decision",
+        fact="compute tide predictions from harmonic constants rather than interpolating last "
+        "year's tables",
+        para=(
+            "tide predictions are calculated from the harmonic constants, not interpolated from "
+            "the previous year's tables",
+            "compute tide forecasts from harmonic constants rather than interpolating last year's "
+            "tables",
+        ),
+        neg="the harmonic-constant approach was rejected; tide predictions keep being "
+        "interpolated from last year's tables",
+        wrong="compute tidal stream predictions from harmonic constants rather than "
+        "interpolating last year's tables",
+        swap="interpolate tide predictions from last year's tables rather than computing them "
+        "from harmonic constants",
+    ),
+    dict(
+        kind="decision",
+        fact="pay bike couriers per delivery instead of by the hour",
+        para=(
+            "couriers on bikes are paid for each delivery they complete rather than for their "
+            "hours",
+            "per-delivery pay for bike couriers, replacing an hourly wage",
+        ),
+        neg="bike couriers will not be paid per delivery; they stay on an hourly rate",
+        wrong="pay dispatch operators per delivery instead of by the hour",
+        swap="pay bike couriers by the hour instead of per delivery",
+    ),
+    dict(
+        kind="decision",
+        fact="store lighting cues in the show file on the server instead of in the console's "
+        "internal memory",
+        para=(
+            "the lighting cues live in the show file on the server, rather than inside the "
+            "console's own memory",
+            "we keep the lighting cues in the server's show file and not in the lighting "
+            "console's internal memory",
+        ),
+        neg="the lighting cues remain in the console's internal memory, and the show file on the "
+        "server was abandoned",
+        wrong="store sound cues in the show file on the server instead of in the console's "
+        "internal memory",
+        swap="store lighting cues in the console's internal memory instead of in the show file on "
+        "the server",
+    ),
+    dict(
+        kind="decision",
+        fact="release an unpaid vehicle-deck reservation on the ferry after 15 minutes",
+        para=(
+            "a ferry vehicle-deck reservation that is still unpaid gets freed after a quarter of "
+            "an hour",
+            "vehicle-deck reservations on the ferry lapse if they remain unpaid 15 minutes later",
+        ),
+        neg="unpaid vehicle-deck reservations on the ferry are never released; they are held "
+        "until the sailing departs",
+        wrong="release an unpaid cabin reservation on the ferry after 15 minutes",
+    ),
+    dict(
+        kind="decision",
+        fact="weigh each hive with a scale fixed under it rather than lifting the boxes by hand",
+        para=(
+            "hive weights come from a scale mounted beneath each hive, not from lifting the "
+            "boxes manually",
+            "weigh each hive with a scale mounted under it rather than lifting the boxes by hand",
+        ),
+        neg="beekeepers keep hefting the boxes by hand to judge each hive's weight; the "
+        "under-hive scales were scrapped",
+        wrong="weigh each swarm trap with a scale fixed under it rather than lifting the boxes by "
+        "hand",
+        swap="weigh each hive by lifting the boxes by hand rather than with a scale fixed under it",
+    ),
+    dict(
+        kind="decision",
+        fact="rank marathon finishers by chip time instead of gun time",
+        para=(
+            "marathon finishers are ranked on their chip time, not on the gun time",
+            "for the marathon ranking we use each finisher's chip time in place of the gun time",
+        ),
+        neg="marathon finishers are not ranked by chip time; the gun time decides the order",
+        wrong="rank relay teams by chip time instead of gun time",
+        swap="rank marathon finishers by gun time instead of chip time",
+    ),
+    dict(
+        kind="decision",
+        fact="open evidence lockers with a staff badge plus a six-digit PIN",
+        para=(
+            "evidence lockers are unlocked by presenting a staff badge together with a six-digit "
+            "PIN",
+            "a staff badge combined with a 6-digit PIN is what opens the evidence lockers",
+        ),
+        neg="evidence lockers stay on plain mechanical keys signed out at the front desk",
+        wrong="open armoury lockers with a staff badge plus a six-digit PIN",
+    ),
+    dict(
+        kind="decision",
+        fact="send school bus delay alerts by SMS as well as by push notification",
+        para=(
+            "delay alerts for school buses go out both as SMS messages and as push notifications",
+            "alongside the push notification, every school bus delay alert is also sent by SMS",
+        ),
+        neg="school bus delay alerts are sent only by push notification, never by SMS",
+        wrong="send school bus route changes by SMS as well as by push notification",
+    ),
+    dict(
+        kind="next_step",
+        fact="page the on-call nurse when a vaccine fridge stays above 8 °C for ten minutes",
+        para=(
+            "if a vaccine fridge's temperature remains over 8 °C for 10 minutes, the on-call "
+            "nurse should be paged",
+            "page the on-call nurse when a vaccine fridge remains above 8 °C for ten minutes",
+        ),
+        neg="do not page anyone when a vaccine fridge stays above 8 °C for ten minutes",
+        wrong="page the on-call nurse when an insulin fridge stays above 8 °C for ten minutes",
+    ),
+    dict(
+        kind="next_step",
+        fact="email each orchestra section its rehearsal call times a week before the concert",
+        para=(
+            "every section of the orchestra should receive its rehearsal call times by email one "
+            "week ahead of the concert",
+            "a week before the concert, send every orchestra section an email with its rehearsal "
+            "call times",
+        ),
+        neg="pin the rehearsal call times to the noticeboard on the day of the concert and let "
+        "each orchestra section check them there",
+        wrong="email each orchestra section its rehearsal call times a week before the recording "
+        "session",
+    ),
+    dict(
+        kind="next_step",
+        fact="cancel an observing slot automatically when the dome humidity sensor reads over 85%",
+        para=(
+            "when the dome's humidity sensor shows more than 85%, the observing slot should be "
+            "cancelled automatically",
+            "have an observing slot called off automatically once the humidity sensor in the "
+            "dome reads above 85%",
+        ),
+        neg="keep every observing slot on the schedule whatever the dome humidity sensor reads, "
+        "and leave it to the astronomer to decide whether to open",
+        wrong="cancel an observing slot automatically when the control-room humidity sensor "
+        "reads over 85%",
+    ),
+    dict(
+        kind="next_step",
+        fact="refund the customer automatically when a dryer stops mid-cycle",
+        para=(
+            "a customer whose dryer halts in the middle of a cycle should get their money back "
+            "automatically",
+            "reimburse the customer automatically when a dryer stops mid-cycle",
+        ),
+        neg="never refund a customer automatically when a dryer stops mid-cycle; they have to "
+        "claim it at the counter",
+        wrong="refund the customer automatically when a washing machine stops mid-cycle",
+    ),
+    dict(
+        kind="next_step",
+        fact="upload each round's results to the rating federation as soon as the round ends",
+        para=(
+            "as each round finishes, its results should be sent to the rating federation right "
+            "away",
+            "submit the results of every round to the rating federation immediately after that "
+            "round is over",
+        ),
+        neg="hold all results back and send them to the rating federation in one batch after "
+        "the final round",
+        wrong="upload each round's results to the club newsletter as soon as the round ends",
+    ),
+    dict(
+        kind="next_step",
+        fact="geofence the survey drones out of the airport's control zone",
+        para=(
+            "the survey drones should be fenced off from the control zone around the airport",
+            "set up a geofence that keeps the survey drones outside the airport's control zone",
+        ),
+        neg="let the survey drones fly freely through the airport's control zone",
+        wrong="geofence the survey drones out of the nature reserve",
+    ),
+    dict(
+        kind="next_step",
+        fact="open a waiting list for households once every community garden plot is taken",
+        para=(
+            "when all of the community garden plots are allotted, households should be able to "
+            "join a waiting list",
+            "start a waiting list for households once every community garden plot is taken",
+        ),
+        neg="do not keep any waiting list for households, even when every community garden plot "
+        "is taken",
+        wrong="open a waiting list for households once every allotment shed is taken",
+    ),
+    dict(
+        kind="next_step",
+        fact="print a weighbridge ticket showing the gross, tare and net weight of each load",
+        para=(
+            "each load should get a printed weighbridge ticket that gives its gross, tare and "
+            "net weights",
+            "weighbridge tickets, printed for every load, need to list the gross weight, the "
+            "tare weight and the net weight",
+        ),
+        neg="skip the weighbridge ticket for each load and show its gross, tare and net weight "
+        "on the operator's screen instead",
+        wrong="print a delivery note showing the gross, tare and net weight of each load",
+    ),
+)
+FRESH7_BLOCKERS = (
+    (
+        "KeyError: 'M2' missing from harmonic constants for station PORT-04 "
+        "(tides/predict/harmonics.py:88)",
+        "KeyError: 'S2' missing from harmonic constants for station PORT-04 "
+        "(tides/predict/harmonics.py:88)",
+    ),
+    (
+        "java.lang.IllegalStateException: seat map for sailing FR-2231 not loaded "
+        "(FerryBookingService.java:214)",
+        "java.lang.IllegalStateException: seat map for sailing FR-2213 not loaded "
+        "(FerryBookingService.java:214)",
+    ),
+    (
+        "error TS2339: Property 'chipTime' does not exist on type 'SplitRecord' "
+        "(src/timing/splits.ts:41:17)",
+        "error TS2339: Property 'chipTime' does not exist on type 'SplitResult' "
+        "(src/timing/splits.ts:41:17)",
+    ),
+    (
+        "panic: runtime error: index out of range [3] with length 3 (chess/pairing/swiss.go:119)",
+        "panic: runtime error: index out of range [3] with length 3 (chess/pairing/swiss.go:191)",
+    ),
+    (
+        "ActiveRecord::RecordInvalid: Validation failed: Tare weight must be less than gross "
+        "weight (app/models/weighbridge_ticket.rb:27)",
+        "ActiveRecord::RecordInvalid: Validation failed: Net weight must be less than gross "
+        "weight (app/models/weighbridge_ticket.rb:27)",
+    ),
+)
+FRESH7_COMMANDS = (
+    ("tox -e py312", "tox -e py312-lint"),
+    ("mvn -pl ferry-booking verify", "mvn -pl ferry-booking-api verify"),
+    (
+        "bundle exec rspec spec/models/weighbridge_ticket_spec.rb",
+        "bundle exec rspec spec/models/weighbridge_spec.rb",
+    ),
+)
+FRESH7_SUPERSEDED = (
+    dict(
+        old="send ferry boarding passes by email",
+        new="send ferry boarding passes by SMS",
+        report="Ferry boarding passes now go out by SMS instead of email",
+    ),
+    dict(
+        old="dispatch snowploughs by radio from the depot",
+        new="dispatch snowploughs through the tablet app in each cab",
+        report="Snowplough dispatch moved off the depot radio and onto the tablets in the cabs",
+    ),
+    dict(
+        old="roast the house espresso blend on a 12-minute profile",
+        new="roast the house espresso blend on a 14-minute profile",
+        report="The house espresso blend now roasts on a 14-minute profile; it used to be 12",
+    ),
+    dict(
+        old="fill scuba tanks to 200 bar",
+        new="fill scuba tanks to 232 bar",
+        report="Scuba tanks are filled to 232 bar now, up from 200",
+    ),
+    dict(
+        old="track queen ages in a shared spreadsheet",
+        new="track queen ages in the hive inspection app",
+        report="Queen ages are no longer kept in the shared spreadsheet; the hive inspection app "
+        "tracks them",
+    ),
+)
+FRESH7_FILES = (
+    ("tides/predict/harmonics.py", "tides/predict/harmonic.py"),
+    ("src/timing/splits.ts", "src/timing/splits.js"),
+    ("chess/pairing/swiss.go", "chess/rating/swiss.go"),
+    ("app/models/weighbridge_ticket.rb", "app/models/weighbridge_tickets.rb"),
+    ("config/fridges/thresholds.yaml", "config/fridges/thresholds.yml"),
+    (
+        "ferry-booking/src/main/java/FerryBookingService.java",
+        "ferry-booking/src/test/java/FerryBookingService.java",
+    ),
+)

@@ -1,5 +1,5 @@
-"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5
-and fresh6 .jsonl) from the hand-written banks.
+"""Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
+fresh6 and fresh7 .jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -133,6 +133,13 @@ FRESH6_LEADS = {
     "constraint": "User: keep this rule in mind: ",
     "decision": "Assistant: we landed on this: ",
     "next_step": "Assistant: up next: ",
+}
+# And others again for the fresh7 split.
+FRESH7_LEADS = {
+    "goal": "User: the result I am looking for: ",
+    "constraint": "User: a rule that must always hold: ",
+    "decision": "Assistant: what we decided: ",
+    "next_step": "Assistant: my next task: ",
 }
 
 
@@ -476,6 +483,7 @@ def main() -> None:
         ("fresh4", 5017, "FRESH4", FRESH4_LEADS),
         ("fresh5", 6017, "FRESH5", FRESH5_LEADS),
         ("fresh6", 6018, "FRESH6", FRESH6_LEADS),
+        ("fresh7", 6019, "FRESH7", FRESH7_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]

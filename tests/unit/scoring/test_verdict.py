@@ -97,6 +97,13 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh6} & (earlier | later | {key(c) for c in fresh5})
     per = {cat: sum(c.category == cat for c in fresh6) for cat in calibration.HARD}
     assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
+    # fresh7 (blind for every matcher of 2026-12-06, written by a fourth such session).
+    fresh7 = calibration.load_cases(DATA / "fresh7.jsonl")
+    assert len(fresh7) >= 400
+    assert {c.category for c in fresh7} == set(calibration.CATEGORIES)
+    assert not {key(c) for c in fresh7} & (earlier | later | {key(c) for c in (*fresh5, *fresh6)})
+    per = {cat: sum(c.category == cat for c in fresh7) for cat in calibration.HARD}
+    assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
