@@ -4,13 +4,15 @@ dev split (the default matcher's rules were written looking at it), the held-out
 built), the fresh2 split (committed before the round-2 rule fixes were measured on it), the
 fresh3 split (committed before the round-3 rule fixes were measured on it), the fresh4 split
 (written by a session that never read the matcher, committed before any matcher ran on it;
-blind for round 4) and the fresh5 split (likewise, blind for round 5); and the generated
+blind for round 4), the fresh5 split (likewise, blind for round 5), and the fresh6 and fresh7
+splits (likewise, each measured once after the last change); and the generated
 known-answer cases (``generated``: each prose fact of generated sessions against the message
 that introduced it, and against other facts' messages that share a word with it; see
 ``calibration.generated_cases``). See tests/data/calibration/README.md.
 
     python benchmarks/matcher_calibration.py [--matchers verdict-embedding verdict fuzzy]
-        [--splits dev heldout fresh fresh2 fresh3 fresh4 fresh5 generated] [--errors]
+        [--splits dev heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 generated]
+        [--errors]
 
 A matcher whose model is not installed is reported as unavailable rather than failing the
 run. ``--errors`` lists the default matcher's wrong cases.
@@ -36,7 +38,10 @@ def main() -> int:
     parser.add_argument(
         "--splits",
         nargs="+",
-        default=["dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "generated"],
+        default=[
+            *("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"),
+            *("fresh7", "generated"),
+        ],
     )
     parser.add_argument("--errors", action="store_true")
     args = parser.parse_args()
