@@ -72,7 +72,14 @@ STOPWORDS = frozenset(
 # default): the verdict rules, then embeddings for prose they find absent, under the rules'
 # vetoes (soba_bench.scoring.hybrid). "verdict-nli": the rules for state facts and word order,
 # a cross-encoder trained for this project for prose (soba_bench.scoring.nli).
-PROSE_MATCHERS = ("verdict", "verdict-embedding", "verdict-nli", "fuzzy", "embedding")
+PROSE_MATCHERS = (
+    "verdict",
+    "verdict-embedding",
+    "verdict-nli",
+    "verdict-embedding-nli",
+    "fuzzy",
+    "embedding",
+)
 
 
 @dataclass(frozen=True)
