@@ -59,15 +59,16 @@ def test_no_compaction_retains_everything_and_compaction_does_not(seed):
         assert fmean(s["recall"] for s in summaries(scores, strategy, view)) < 1.0
 
 
-def test_no_compaction_retains_everything_with_the_nli_matcher_too():
+@pytest.mark.parametrize("matcher", ["verdict-nli", "verdict-embedding-nli"])
+def test_no_compaction_retains_everything_with_the_nli_matchers_too(matcher):
     """verdict-nli once read a later edit of a constraint's file as the constraint dropped,
     so the uncompacted history lost it (seed 1's "Keep the public exports of src/index.ts
-    unchanged")."""
+    unchanged"); the hybrid it checks must not inherit that."""
     trace, truth, _ = scored(1)
     nli = ScoreConfig(
         scorers=("retention",),
         baselines=("none",),
-        match=MatchConfig(prose_matcher="verdict-nli"),
+        match=MatchConfig(prose_matcher=matcher),
     )
     scores = score_replay("s1", trace.entries, truth, nli, barriers=trace.check_lines())
     uncompacted = summaries(scores, "none")
