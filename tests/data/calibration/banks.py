@@ -3320,3 +3320,538 @@ FRESH7_FILES = (
         "ferry-booking/src/test/java/FerryBookingService.java",
     ),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-8 bank, the tenth bank: written blind by a separate helper session that read only this
+# file, write_cases.py and the first part of README.md (alpine hut bookings, a blood donation
+# centre, zoo animal feeding, an archaeological finds register, dog boarding kennels, public
+# pool lanes and water quality, kindergarten pick-up, sign-language interpreter bookings, a
+# sourdough bakery, elevator maintenance, a seed bank, tram overhead lines, a cheese cave, tower
+# cranes, customs declarations at a border post, radio royalty logging, escape rooms, a
+# vineyard harvest, lighthouse lamps, an ice rink). Most negations carry no negation word
+# (lexical opposites, verdicts such as "was ruled out" or "was scrapped", implicit ones); some
+# paraphrases change one or two words of the fact to a synonym; the tail items use their own
+# speaker lead-ins.
+FRESH8_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let hikers book a bunk in any of the 12 alpine huts up to 90 days ahead",
+        para=(
+            "Hikers should be able to reserve a bunk in whichever of the 12 alpine huts they "
+            "like, as much as 90 days in advance",
+            "Let hikers reserve a bunk in any of the 12 alpine huts up to 90 days ahead",
+        ),
+        neg="Bunks in the 12 alpine huts are handed out on arrival, first come, first served; "
+        "advance booking was dropped from the plan",
+        wrong="Let hikers book a bunk in any of the 12 bivouac shelters up to 90 days ahead",
+    ),
+    dict(
+        kind="goal",
+        fact="Let blood donors book a donation slot online and see their last haemoglobin reading",
+        para=(
+            "Blood donors should be able to reserve a donation appointment on the web and view "
+            "their most recent haemoglobin reading",
+            "online booking of donation slots for blood donors, who can also look up their "
+            "latest haemoglobin reading",
+        ),
+        neg="Blood donors book their donation slot by phoning the centre, and haemoglobin "
+        "readings stay in the clinic's own records",
+        wrong="Let plasma donors book a donation slot online and see their last haemoglobin "
+        "reading",
+    ),
+    dict(
+        kind="goal",
+        fact="Log every feed given to each zoo animal with the keeper's name and the weight of "
+        "food",
+        para=(
+            "Each feed a zoo animal receives should be recorded, together with the name of the "
+            "keeper who gave it and how much the food weighed",
+            "Record every feed given to each zoo animal with the keeper's name and the weight "
+            "of food",
+        ),
+        neg="Feeds given to the zoo animals will not be logged; keepers just follow the daily "
+        "diet sheet",
+        wrong="Log every feed given to each aquarium fish with the keeper's name and the weight "
+        "of food",
+    ),
+    dict(
+        kind="goal",
+        fact="Give every find from the dig a unique number and record the trench and layer it "
+        "came from",
+        para=(
+            "Each find from the excavation gets its own unique number, along with the trench and "
+            "the layer where it was found",
+            "unique numbering of every find from the dig, with the trench and layer of origin "
+            "recorded for each",
+        ),
+        neg="Finds from the dig are bagged together per trench under one shared number, and the "
+        "layer is left off the label",
+        wrong="Give every soil sample from the dig a unique number and record the trench and "
+        "layer it came from",
+    ),
+    dict(
+        kind="goal",
+        fact="Send dog owners a photo of their dog from the kennels once a day during each stay",
+        para=(
+            "During every stay, owners should get one daily photo of their dog from the kennels",
+            "Send dog owners a picture of their dog from the kennels once a day during each stay",
+        ),
+        neg="Owners see their dog again only at pick-up; the daily photo from the kennels was "
+        "cut from the plan",
+        wrong="Send cat owners a photo of their cat from the kennels once a day during each stay",
+    ),
+    dict(
+        kind="goal",
+        fact="Let swimmers reserve a lane at the public pool in 45-minute slots",
+        para=(
+            "Swimmers should be able to book a lane at the public pool, in slots of 45 minutes "
+            "each",
+            "lane reservations for swimmers at the public pool, made in 45-minute slots",
+        ),
+        neg="Lanes at the public pool stay first come, first served; swimmers just turn up and "
+        "share them",
+        wrong="Let swimmers reserve a lane at the school pool in 45-minute slots",
+    ),
+    dict(
+        kind="goal",
+        fact="Let kindergarten staff check at the door whether an adult is authorised to pick up "
+        "a child",
+        para=(
+            "At the door, kindergarten staff should be able to verify if a given adult is "
+            "allowed to collect a child",
+            "Let kindergarten staff check at the door whether an adult is permitted to pick up "
+            "a child",
+        ),
+        neg="Kindergarten staff will have no way to check at the door who is authorised to pick "
+        "up a child",
+        wrong="Let after-school club staff check at the door whether an adult is authorised to "
+        "pick up a child",
+    ),
+    dict(
+        kind="goal",
+        fact="Match each deaf client's appointment request with a qualified sign-language "
+        "interpreter within 48 hours",
+        para=(
+            "Within 48 hours, every appointment request from a deaf client should be paired with "
+            "a qualified sign-language interpreter",
+            "each deaf client's appointment request gets matched to a qualified sign-language "
+            "interpreter in 48 hours or less",
+        ),
+        neg="Deaf clients find and book their own sign-language interpreter for each "
+        "appointment; the agency's matching service was scrapped",
+        wrong="Match each deaf client's appointment request with a qualified lip-speaker within "
+        "48 hours",
+    ),
+    dict(
+        kind="constraint",
+        fact="Never bake a sourdough batch whose levain has proofed for less than four hours",
+        para=(
+            "A sourdough batch must not go into the oven if its levain has had under four hours "
+            "of proofing",
+            "every sourdough batch needs a levain proofed for at least four hours before it is "
+            "baked",
+        ),
+        neg="Sourdough batches may be baked as soon as the levain is mixed, however briefly it "
+        "has proofed",
+        wrong="Never bake a rye batch whose levain has proofed for less than four hours",
+    ),
+    dict(
+        kind="constraint",
+        fact="Take an elevator out of service if its annual safety inspection is more than 30 "
+        "days overdue",
+        para=(
+            "Any elevator whose yearly safety inspection is overdue by over 30 days has to be "
+            "taken out of service",
+            "Take an elevator out of service if its annual safety check is more than 30 days "
+            "overdue",
+        ),
+        neg="Elevators keep running whatever the state of their annual safety inspection, even "
+        "when it is months overdue",
+        wrong="Take an escalator out of service if its annual safety inspection is more than 30 "
+        "days overdue",
+    ),
+    dict(
+        kind="constraint",
+        fact="Run a germination test on every seed accession at least once every five years",
+        para=(
+            "Every seed accession must be germination-tested no less than once in five years",
+            "each seed accession has to undergo a germination test at least every five years",
+        ),
+        neg="Seed accessions do not need germination tests once they are in the vault",
+        wrong="Run a moisture test on every seed accession at least once every five years",
+    ),
+    dict(
+        kind="constraint",
+        fact="Only work on a tram overhead line after it has been isolated and earthed",
+        para=(
+            "Work on any tram overhead line may start solely once the line is isolated and earthed",
+            "a tram overhead line must be isolated and earthed before anyone works on it",
+        ),
+        neg="Crews may work on a live tram overhead line, skipping isolation and earthing when "
+        "the job is short",
+        wrong="Only work on a tram substation after it has been isolated and earthed",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep the cheese cave's humidity between 85 and 95 percent",
+        para=(
+            "The humidity in the cheese cave has to stay within 85 to 95 percent",
+            "Hold the cheese cave's humidity between 85 and 95 percent",
+        ),
+        neg="The cheese cave's humidity is left to drift freely, as low as 60 percent on dry days",
+        wrong="Keep the drying room's humidity between 85 and 95 percent",
+    ),
+    dict(
+        kind="constraint",
+        fact="Stop all tower crane lifts when the wind speed at the jib exceeds 20 metres per "
+        "second",
+        para=(
+            "Once the wind at the jib blows faster than 20 metres per second, every tower crane "
+            "lift must be halted",
+            "all lifts by the tower crane are suspended whenever wind speed at the jib goes "
+            "above 20 metres per second",
+        ),
+        neg="Tower crane lifts do not stop for wind, even when the speed at the jib exceeds 20 "
+        "metres per second",
+        wrong="Stop all mobile crane lifts when the wind speed at the jib exceeds 20 metres per "
+        "second",
+    ),
+    dict(
+        kind="constraint",
+        fact="Close the pool to swimmers whenever free chlorine drops below 1.0 mg/L",
+        para=(
+            "Swimmers must be cleared from the pool any time the free chlorine level falls "
+            "under 1.0 mg/L",
+            "Close the pool to swimmers whenever free chlorine falls below 1.0 mg/L",
+        ),
+        neg="Swimmers stay in the pool at any free chlorine level, including readings below "
+        "1.0 mg/L",
+        wrong="Close the diving pool to swimmers whenever free chlorine drops below 1.0 mg/L",
+    ),
+    dict(
+        kind="constraint",
+        fact="Hold any shipment at the border post whose declared value is above €10,000 until an "
+        "officer checks the papers",
+        para=(
+            "Shipments declared at more than €10,000 must wait at the border post until an "
+            "officer has checked their papers",
+            "until an officer has checked the papers, a shipment with a declared value over "
+            "€10,000 stays held at the border post",
+        ),
+        neg="Shipments declared above €10,000 clear the border post automatically, and the "
+        "papers are checked later in a sample audit",
+        wrong="Hold any shipment at the airport cargo terminal whose declared value is above "
+        "€10,000 until an officer checks the papers",
+    ),
+    dict(
+        kind="constraint",
+        fact="Defer any donor whose haemoglobin is below 125 g/L from giving blood that day",
+        para=(
+            "A donor with a haemoglobin level under 125 g/L must be deferred and kept from "
+            "giving blood that day",
+            "donors whose haemoglobin falls short of 125 g/L are turned away from donating blood "
+            "that day",
+        ),
+        neg="A haemoglobin reading below 125 g/L does not stop a donor from giving blood that day",
+        wrong="Defer any donor whose haemoglobin is below 125 g/L from giving platelets that day",
+    ),
+    dict(
+        kind="constraint",
+        fact="Log every song the station plays with its ISRC code for the royalty report",
+        para=(
+            "Each song played on the station has to be logged, together with its ISRC code, for "
+            "the royalty report",
+            "Record every song the station plays with its ISRC code for the royalty report",
+        ),
+        neg="Songs the station plays are logged for just one sample week a year, and the "
+        "royalty report is extrapolated from that week",
+        wrong="Log every jingle the station plays with its ISRC code for the royalty report",
+    ),
+    dict(
+        kind="decision",
+        fact="reset each escape room with a checklist on a tablet instead of a paper sheet",
+        para=(
+            "each escape room gets reset by following a checklist on a tablet rather than on a "
+            "paper sheet",
+            "the staff use a tablet checklist, not a paper sheet, when they reset each escape room",
+        ),
+        neg="the tablet checklist was ruled out; escape rooms keep being reset from the paper "
+        "sheet",
+        wrong="reset each laser-tag arena with a checklist on a tablet instead of a paper sheet",
+        swap="reset each escape room with a checklist on a paper sheet instead of a tablet",
+    ),
+    dict(
+        kind="decision",
+        fact="harvest the Riesling parcels by hand instead of by machine",
+        para=(
+            "the Riesling parcels are picked manually rather than with a machine",
+            "harvest the Riesling parcels by hand rather than by machine",
+        ),
+        neg="the Riesling parcels go to the harvesting machine like every other parcel; "
+        "hand-picking was rejected",
+        wrong="harvest the Pinot Noir parcels by hand instead of by machine",
+        swap="harvest the Riesling parcels by machine instead of by hand",
+    ),
+    dict(
+        kind="decision",
+        fact="monitor the lighthouse lamps over a satellite link rather than VHF radio telemetry",
+        para=(
+            "the lighthouse lamps are watched through a satellite link in place of VHF radio "
+            "telemetry",
+            "lamp monitoring at the lighthouses runs over a satellite link, replacing the VHF "
+            "radio telemetry",
+        ),
+        neg="the lighthouse lamps will not be monitored over a satellite link; VHF radio "
+        "telemetry stays",
+        wrong="monitor the lighthouse fog signals over a satellite link rather than VHF radio "
+        "telemetry",
+        swap="monitor the lighthouse lamps over VHF radio telemetry rather than a satellite link",
+    ),
+    dict(
+        kind="decision",
+        fact="track each cheese wheel with an RFID tag rather than a chalk mark on its shelf board",
+        para=(
+            "every cheese wheel carries an RFID tag for tracking instead of a chalk mark on the "
+            "shelf board it sits on",
+            "track each cheese wheel with an RFID tag instead of a chalk mark on its shelf board",
+        ),
+        neg="chalk marks on the shelf boards remain the way each cheese wheel is tracked; the "
+        "RFID tags were dropped",
+        wrong="track each cheese mould with an RFID tag rather than a chalk mark on its shelf "
+        "board",
+        swap="track each cheese wheel with a chalk mark on its shelf board rather than an RFID tag",
+    ),
+    dict(
+        kind="decision",
+        fact="take a 30% deposit for hut bookings instead of full payment in advance",
+        para=(
+            "hut bookings require a 30% deposit rather than paying the full amount up front",
+            "for hut bookings we collect a deposit of 30% in place of full advance payment",
+        ),
+        neg="hut bookings are paid in full in advance; the 30% deposit idea was turned down",
+        wrong="take a 30% deposit for mountain-guide bookings instead of full payment in advance",
+        swap="take full payment in advance for hut bookings instead of a 30% deposit",
+    ),
+    dict(
+        kind="decision",
+        fact="schedule overhead line inspections by the number of pantograph passes instead of by "
+        "calendar month",
+        para=(
+            "overhead line inspections are scheduled according to how many pantograph passes "
+            "there have been, not by the calendar month",
+            "plan overhead line inspections by the count of pantograph passes instead of by "
+            "calendar month",
+        ),
+        neg="overhead line inspections are not scheduled by pantograph passes; they stay on a "
+        "calendar-month cycle",
+        wrong="schedule track inspections by the number of pantograph passes instead of by "
+        "calendar month",
+        swap="schedule overhead line inspections by calendar month instead of by the number of "
+        "pantograph passes",
+    ),
+    dict(
+        kind="decision",
+        fact="resurface the ice after every two hours of public skating",
+        para=(
+            "the ice is resurfaced each time two hours of public skating have gone by",
+            "a resurfacing of the ice follows every two hours of public skating",
+        ),
+        neg="the ice is resurfaced once a day, at closing, however many hours of public skating "
+        "came before",
+        wrong="resurface the ice after every two hours of hockey practice",
+    ),
+    dict(
+        kind="decision",
+        fact="pay sign-language interpreters a two-hour minimum for every on-site booking",
+        para=(
+            "every on-site booking earns the sign-language interpreter at least two hours' pay",
+            "pay sign-language interpreters a two-hour minimum for each on-site booking",
+        ),
+        neg="sign-language interpreters get no minimum for on-site bookings; they are paid only "
+        "for the minutes they work",
+        wrong="pay sign-language interpreters a two-hour minimum for every video-remote booking",
+    ),
+    dict(
+        kind="decision",
+        fact="weigh the elephants once a month on the platform scale in their night house",
+        para=(
+            "every month the elephants are weighed on the platform scale in their night house",
+            "monthly weighing of the elephants on the platform scale in the elephants' night house",
+        ),
+        neg="the elephants' weight is estimated by eye from photos; the platform scale in their "
+        "night house was scrapped",
+        wrong="weigh the giraffes once a month on the platform scale in their night house",
+    ),
+    dict(
+        kind="next_step",
+        fact="warn the rink staff when the ice surface temperature rises above -3 °C",
+        para=(
+            "the rink staff should get a warning if the surface of the ice warms to more than "
+            "-3 °C",
+            "alert the rink staff when the ice surface temperature rises above -3 °C",
+        ),
+        neg="do not warn the rink staff about the ice surface temperature, even above -3 °C",
+        wrong="warn the rink staff when the brine temperature rises above -3 °C",
+    ),
+    dict(
+        kind="next_step",
+        fact="ask dog owners for a vaccination certificate before confirming a kennel booking",
+        para=(
+            "a kennel booking should be confirmed only after the dog owner has provided a "
+            "vaccination certificate",
+            "request a vaccination certificate from dog owners before confirming a kennel booking",
+        ),
+        neg="confirm each kennel booking straight away; vaccination certificates are left to "
+        "the owner's own judgement",
+        wrong="ask dog owners for a vaccination certificate before confirming a grooming "
+        "appointment",
+    ),
+    dict(
+        kind="next_step",
+        fact="flag any seed accession whose germination rate falls below 75% for regeneration",
+        para=(
+            "any seed accession with a germination rate under 75% should be marked for "
+            "regeneration",
+            "mark for regeneration every seed accession whose germination rate drops below 75%",
+        ),
+        neg="skip the regeneration flag for seed accessions, even those germinating below 75%",
+        wrong="flag any pollen accession whose germination rate falls below 75% for regeneration",
+    ),
+    dict(
+        kind="next_step",
+        fact="show the players a hint on the room screen after 20 minutes without progress",
+        para=(
+            "once the players have gone 20 minutes without progress, a hint should appear on "
+            "the room screen",
+            "display a hint to the players on the room screen after 20 minutes without progress",
+        ),
+        neg="keep the room screen free of hints for the whole game, however long the players "
+        "are stuck",
+        wrong="show the players a hint on the lobby screen after 20 minutes without progress",
+    ),
+    dict(
+        kind="next_step",
+        fact="pre-fill the customs declaration from the commercial invoice the shipper uploads",
+        para=(
+            "the customs declaration should be filled in automatically from the commercial "
+            "invoice that the shipper uploads",
+            "populate the customs declaration in advance from the commercial invoice uploaded by "
+            "the shipper",
+        ),
+        neg="do not pre-fill the customs declaration from the shipper's commercial invoice; the "
+        "broker types in every field",
+        wrong="pre-fill the customs declaration from the packing list the shipper uploads",
+    ),
+    dict(
+        kind="next_step",
+        fact="send the quarterly royalty report to the collecting society by the 15th of the "
+        "following month",
+        para=(
+            "the collecting society should receive the quarterly royalty report no later than "
+            "the 15th of the next month",
+            "submit the quarterly royalty report to the collecting society by the 15th of the "
+            "following month",
+        ),
+        neg="send the royalty report to the collecting society once a year, as one annual batch",
+        wrong="send the quarterly advertising report to the collecting society by the 15th of "
+        "the following month",
+    ),
+    dict(
+        kind="next_step",
+        fact="switch the lighthouse to its standby lamp automatically when the main lamp fails",
+        para=(
+            "when the main lamp fails, the lighthouse should change over to its standby lamp on "
+            "its own",
+            "switch the lighthouse to its backup lamp automatically when the main lamp fails",
+        ),
+        neg="leave the changeover to the standby lamp to a keeper, who switches it by hand after "
+        "the main lamp fails",
+        wrong="switch the lightship to its standby lamp automatically when the main lamp fails",
+    ),
+    dict(
+        kind="next_step",
+        fact="text the on-call technician when an elevator stops between floors with passengers "
+        "inside",
+        para=(
+            "if an elevator halts between floors while passengers are inside, the on-call "
+            "technician should get a text",
+            "send a text to the on-call technician when an elevator stops between floors with "
+            "passengers inside",
+        ),
+        neg="do not text the on-call technician when an elevator stops between floors, whether "
+        "or not passengers are inside",
+        wrong="text the building manager when an elevator stops between floors with passengers "
+        "inside",
+    ),
+)
+FRESH8_BLOCKERS = (
+    (
+        "sqlite3.IntegrityError: UNIQUE constraint failed: finds.find_number "
+        "(dig/register/finds.py:63)",
+        "sqlite3.IntegrityError: UNIQUE constraint failed: finds.context_number "
+        "(dig/register/finds.py:63)",
+    ),
+    (
+        "thread 'main' panicked at 'humidity sensor HS-3 returned NaN', cave/src/sensors.rs:52:9",
+        "thread 'main' panicked at 'humidity sensor HS-8 returned NaN', cave/src/sensors.rs:52:9",
+    ),
+    (
+        "System.NullReferenceException: Object reference not set to an instance of an object. "
+        "at Pool.Lanes.LaneBookingService.Reserve (LaneBookingService.cs:77)",
+        "System.NullReferenceException: Object reference not set to an instance of an object. "
+        "at Pool.Lanes.LaneBookingService.Release (LaneBookingService.cs:77)",
+    ),
+    (
+        "error TS2741: Property 'earthedAt' is missing in type '{ sectionId: string; }' but "
+        "required in type 'Isolation' (src/overhead/isolation.ts:33:7)",
+        "error TS2741: Property 'isolatedAt' is missing in type '{ sectionId: string; }' but "
+        "required in type 'Isolation' (src/overhead/isolation.ts:33:7)",
+    ),
+    (
+        "PHP Fatal error: Uncaught TypeError: Argument #1 ($value) must be of type float, string "
+        "given in src/Customs/Declaration.php:118",
+        "PHP Fatal error: Uncaught TypeError: Argument #1 ($value) must be of type float, string "
+        "given in src/Customs/Declaration.php:181",
+    ),
+)
+FRESH8_COMMANDS = (
+    ("dotnet test Pool.Lanes.Tests", "dotnet test Pool.Lanes.IntegrationTests"),
+    ("cargo nextest run -p cave-monitor", "cargo nextest run -p cave-monitor-cli"),
+    ("vendor/bin/phpunit tests/Customs", "vendor/bin/phpunit tests/Customs/Integration"),
+)
+FRESH8_SUPERSEDED = (
+    dict(
+        old="hold unpaid hut bookings for 48 hours",
+        new="hold unpaid hut bookings for 24 hours",
+        report="Unpaid hut bookings are now held for 24 hours instead of 48",
+    ),
+    dict(
+        old="feed the big cats six days a week",
+        new="feed the big cats five days a week",
+        report="The big cats are fed five days a week now, no longer six",
+    ),
+    dict(
+        old="store seed accessions at -18 °C",
+        new="store seed accessions at -20 °C",
+        report="Seed accessions are kept at -20 °C now; the freezers used to be set to -18 °C",
+    ),
+    dict(
+        old="send kindergarten pick-up changes by email",
+        new="send kindergarten pick-up changes through the parent app",
+        report="Pick-up changes reach the kindergarten through the parent app now, no longer by "
+        "email",
+    ),
+    dict(
+        old="book sign-language interpreters by phone",
+        new="book sign-language interpreters through the online portal",
+        report="Interpreter bookings moved from phone calls to the online portal",
+    ),
+)
+FRESH8_FILES = (
+    ("dig/register/finds.py", "dig/register/find.py"),
+    ("cave/src/sensors.rs", "cave/tests/sensors.rs"),
+    ("Pool.Lanes/LaneBookingService.cs", "Pool.Lanes.Tests/LaneBookingService.cs"),
+    ("src/overhead/isolation.ts", "src/overhead/isolation.tsx"),
+    ("src/Customs/Declaration.php", "src/Customs/Declarations.php"),
+    ("config/huts/capacity.toml", "config/hut/capacity.toml"),
+)

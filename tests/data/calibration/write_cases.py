@@ -1,5 +1,5 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6 and fresh7 .jsonl) from the hand-written banks.
+fresh6, fresh7 and fresh8 .jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -140,6 +140,13 @@ FRESH7_LEADS = {
     "constraint": "User: a rule that must always hold: ",
     "decision": "Assistant: what we decided: ",
     "next_step": "Assistant: my next task: ",
+}
+# And others again for the fresh8 split.
+FRESH8_LEADS = {
+    "goal": "User: what this session should deliver: ",
+    "constraint": "User: a firm rule for this work: ",
+    "decision": "Assistant: the option we chose: ",
+    "next_step": "Assistant: the next item I will take on: ",
 }
 
 
@@ -484,6 +491,7 @@ def main() -> None:
         ("fresh5", 6017, "FRESH5", FRESH5_LEADS),
         ("fresh6", 6018, "FRESH6", FRESH6_LEADS),
         ("fresh7", 6019, "FRESH7", FRESH7_LEADS),
+        ("fresh8", 6020, "FRESH8", FRESH8_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]

@@ -104,6 +104,14 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh7} & (earlier | later | {key(c) for c in (*fresh5, *fresh6)})
     per = {cat: sum(c.category == cat for c in fresh7) for cat in calibration.HARD}
     assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
+    # fresh8 (blind likewise, written by a fifth such session).
+    fresh8 = calibration.load_cases(DATA / "fresh8.jsonl")
+    assert len(fresh8) >= 400
+    assert {c.category for c in fresh8} == set(calibration.CATEGORIES)
+    before = earlier | later | {key(c) for c in (*fresh5, *fresh6, *fresh7)}
+    assert not {key(c) for c in fresh8} & before
+    per = {cat: sum(c.category == cat for c in fresh8) for cat in calibration.HARD}
+    assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
