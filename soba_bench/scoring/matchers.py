@@ -18,7 +18,7 @@ from soba_bench.scoring import embeddings, nli
 from soba_bench.scoring.context import CURRENT, Context
 from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
-from soba_bench.scoring.nli import NliConfig, judge_nli
+from soba_bench.scoring.nli import NliConfig, check_stated, judge_nli
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
@@ -120,38 +120,29 @@ class VerdictNliMatcher:
 
 @MATCHERS.register("verdict-embedding-nli")
 class VerdictEmbeddingNliMatcher:
-    """The default hybrid, checked by the trained judge: where the hybrid reads a fact as
-    stated and the cross-encoder (``verdict-nli``) reads it as contradicted, it is
-    contradicted. On blind text the hybrid's costliest error is a negation said without a
-    negation word read as the fact kept (it hides a summarizer that negates facts); the two
-    models miss different ones, so the check catches about half of them, and pays with some
-    correct rewordings the cross-encoder reads as contradicted (README, "Matching")."""
+    """The hybrid, checked by the trained judge: where the hybrid reads a prose fact as
+    stated, the cross-encoder of ``verdict-nli`` reads the statement the hybrid relied on,
+    and if it reads a contradiction the fact is contradicted (``nli.check_stated``). On blind
+    text the hybrid's costliest error is a negation said without a negation word read as the
+    fact kept (it hides a summarizer that negates facts); the check catches most of them and
+    pays with some correct rewordings read as contradicted (README, "Matching")."""
 
     name = "verdict-embedding-nli"
     models = f"{NLI_MODEL} {EMBEDDING_MODEL}"
 
     def __init__(self) -> None:
         self.hybrid = VerdictEmbeddingMatcher()
-        self.checker = VerdictNliMatcher()
+        self.config = NliConfig()
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
-        verdict = self.hybrid.judge(claim, context)
-        if verdict.label == ENTAILED:
-            checked = self.checker.judge(claim, context)
-            if checked.label == CONTRADICTED:
-                return checked
-        return verdict
+        return check_stated(claim, self.hybrid.judge(claim, context), self.config)
 
     def label(self, claim: Claim, context: Context) -> str:
         label = self.hybrid.label(claim, context)
-        if label == ENTAILED and self.checker.label(claim, context) == CONTRADICTED:
-            return CONTRADICTED
-        return label
+        return self.judge(claim, context).label if label == ENTAILED else label
 
     def entails(self, claim: Claim, context: Context) -> bool:
-        return self.hybrid.entails(claim, context) and (
-            self.checker.label(claim, context) != CONTRADICTED
-        )
+        return self.hybrid.entails(claim, context) and self.label(claim, context) == ENTAILED
 
 
 class _WordsMatcher:

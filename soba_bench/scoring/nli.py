@@ -175,6 +175,30 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
     return decisive[max(decisive)]  # the newest decisive statement
 
 
+def check_stated(claim: Claim, verdict: Verdict, config: NliConfig = NliConfig()) -> Verdict:
+    """Another matcher's "entailed", checked: does the cross-encoder read the very statement it
+    rests on (``verdict.evidence``) as contradicting the fact? Then the fact is contradicted;
+    otherwise the verdict stands. Only that statement is read: a neighbour about another
+    subject ("key the ledger lock ..." beside "key the trace lock ...") is not the fact
+    negated, and the model reads such pairs as contradictions. State facts, superseded ones and
+    verbatim copies are left to the rules."""
+    if (
+        verdict.label != ENTAILED
+        or claim.kind in STATE_JUDGES
+        or claim.state == "stale"
+        or not verdict.evidence
+    ):
+        return verdict
+    statement = strip_lead(verdict.evidence)
+    if _plain(statement) == _plain(claim.text):
+        return verdict
+    (row,) = get_model().probabilities([statement], claim.text)
+    read = _decisive(row, verdict.evidence, config)
+    if read is not None and read.label == CONTRADICTED:
+        return Verdict(CONTRADICTED, f"checked: {read.reason}", verdict.evidence)
+    return verdict
+
+
 def _about(fact: str, statement: str) -> bool:
     """Does the statement speak of the fact, by the rules' measure (enough of its weighted
     words; a statement naming only its file or one of its words does not)?"""
