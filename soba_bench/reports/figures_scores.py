@@ -120,8 +120,8 @@ def retention_heatmap(rs: RunSet) -> Figure | None:
 
 
 def pareto_front(rs: RunSet) -> Figure | None:
-    """Scatter of pooled savings ratio vs mean availability per job, the Pareto front
-    joined."""
+    """Scatter of savings (request input tokens saved) vs availability per job, means over
+    sessions, the Pareto front joined."""
     table = tables.pareto(rs, ids=True)
     if table.empty:
         return None
@@ -161,7 +161,7 @@ def pareto_front(rs: RunSet) -> Figure | None:
         ax.annotate(
             numbers[job_id], (x, y), textcoords="offset points", xytext=(4, 4), fontsize="x-small"
         )
-    ax.set_xlabel("savings ratio (reclaimed / tokens before, pooled)")
+    ax.set_xlabel("savings (share of request input tokens saved, mean over sessions)")
     ax.set_ylabel("availability (mean over sessions)")
     ax.set_title("Savings vs availability across the sweep")
     ax.legend(fontsize="small")

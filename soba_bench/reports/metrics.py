@@ -66,6 +66,43 @@ def _attempt_metrics(attempts: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
+def _request_savings(barriers: pd.DataFrame) -> pd.DataFrame:
+    """``savings`` per session: the share of request input tokens compaction saved,
+    ``1 - sent / uncompacted`` over every request a barrier let through, in replay order. A
+    request's uncompacted size is its effective size plus every token reclaimed before it (a
+    completed compaction lowers all later requests by exactly its net reclaim); an attempt's
+    request goes out at its tokens after when it completed, else as it came. What it costs to
+    run the session, where ``savings_ratio`` is what each compaction reclaimed: tune optimises
+    it and the Pareto front plots it."""
+    # A session with no compaction attempt has check lines only: no attempt columns.
+    if barriers.empty or not {"kind", "canProceed", "effectiveTokens"} <= set(barriers.columns):
+        return pd.DataFrame(columns=KEYS)
+    frame = barriers[barriers["kind"].isin(("check", "attempt"))]
+    attempt = frame["kind"] == "attempt"
+    completed = attempt & (frame.get("outcome") == "completed")
+    size = (
+        frame["effectiveTokens"]
+        .where(~attempt, frame.get("tokensBefore", 0))
+        .where(~completed, frame.get("tokensAfter", 0))
+        .fillna(0)
+        .astype(float)
+    )
+    step = frame.get("reclaimed", pd.Series(0.0, index=frame.index)).where(completed, 0)
+    step = step.fillna(0).astype(float)
+    groups = [frame[k] for k in KEYS]
+    reclaimed = step.groupby(groups, sort=False).cumsum()
+    sent = frame["canProceed"].fillna(False).astype(bool)
+    totals = (
+        pd.DataFrame(
+            {"sent": size.where(sent, 0.0), "uncompacted": (size + reclaimed).where(sent, 0.0)}
+        )
+        .groupby(groups, sort=False)
+        .sum()
+    )
+    ratio = 1 - totals["sent"] / totals["uncompacted"].where(totals["uncompacted"] > 0)
+    return ratio.fillna(0.0).rename("savings").reset_index()
+
+
 def _skip_metrics(barriers: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
     if barriers.empty:
         return pd.DataFrame(columns=KEYS)
@@ -148,6 +185,7 @@ def build_session_metrics(runset) -> pd.DataFrame:
     out = sessions[keep].copy()
     for part in (
         _attempt_metrics(runset.attempts),
+        _request_savings(runset.barriers),
         _skip_metrics(runset.barriers, runset.jobs),
         _score_metrics(runset.scores, runset.jobs),
     ):

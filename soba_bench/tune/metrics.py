@@ -7,7 +7,8 @@ from their one per-session frame, :func:`soba_bench.reports.frames.session_metri
 - ``savings``: the share of input tokens the requests did not have to send, ``1 - sent /
   uncompacted``, summed over every request a barrier let through. A request's uncompacted
   size is its effective size plus every token reclaimed before it (a completed compaction
-  lowers all later requests by exactly its net reclaim, capsule included).
+  lowers all later requests by exactly its net reclaim, capsule included). The shared
+  frame's column, which the report's Pareto front plots too.
 - ``input_tokens``: the effective tokens of those requests, summed.
 - ``availability``: the headline (``soba_bench.scoring.scorers.availability``): over the
   session's fixed evaluation points, the share of live facts the model can see, macro over
@@ -89,10 +90,12 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return read_jsonl(path) if path.exists() else []
 
 
-def _request_tokens(lines: list[dict[str, Any]]) -> tuple[float, float, int]:
-    """(sent, uncompacted, overflows) over a session's barrier lines, in replay order."""
-    sent = uncompacted = 0.0
-    reclaimed = 0.0
+def _request_tokens(lines: list[dict[str, Any]]) -> tuple[float, int]:
+    """(sent, overflows) over a session's barrier lines: the input tokens of every request a
+    barrier let through (an attempt's request goes out at its tokens after when it completed,
+    else as it came), and the simulated overflows of its summary line. The savings these
+    requests made are the shared frame's (``reports.metrics``), which reads the same lines."""
+    sent = 0.0
     overflows = 0
     for line in lines:
         kind = line.get("kind")
@@ -102,17 +105,13 @@ def _request_tokens(lines: list[dict[str, Any]]) -> tuple[float, float, int]:
         if kind == "check":
             size = float(line["effectiveTokens"])
         elif kind == "attempt":
-            if line.get("outcome") == COMPLETED:
-                reclaimed += float(line.get("reclaimed") or 0)
-                size = float(line.get("tokensAfter") or 0)
-            else:
-                size = float(line.get("tokensBefore") or 0)
+            done = line.get("outcome") == COMPLETED
+            size = float(line.get("tokensAfter" if done else "tokensBefore") or 0)
         else:
             continue
         if line.get("canProceed"):
             sent += size
-            uncompacted += size + reclaimed
-    return sent, uncompacted, overflows
+    return sent, overflows
 
 
 def _number(row: Any, column: str) -> float | None:
@@ -144,10 +143,10 @@ def session_tune_metrics(folder: Path) -> SessionMetrics:
     """Every tuning metric of every session of a complete job folder. The numbers reports
     and ``compare`` also show (attempt counts and rates, refusals, availability, capsule
     retention, SOBA's quality, retention, failure-mode flags) are read from the one
-    per-session frame, :func:`soba_bench.reports.frames.session_metrics`; only the
-    request-token walk (``savings``, ``input_tokens``, ``overflows``), ``degraded_rate``
-    (from the barrier lines, by the report's fallback rule) and ``retention``'s final-input
-    fallback for a session that never compacted are tune's own."""
+    per-session frame, :func:`soba_bench.reports.frames.session_metrics`, and so is
+    ``savings``; only the request-token walk (``input_tokens``, ``overflows``),
+    ``degraded_rate`` (from the barrier lines, by the report's fallback rule) and
+    ``retention``'s final-input fallback for a session that never compacted are tune's own."""
     from soba_bench.reports.frames import load_runs
     from soba_bench.reports.frames import session_metrics as shared_metrics
 
@@ -173,13 +172,13 @@ def session_tune_metrics(folder: Path) -> SessionMetrics:
         completed = [
             x for x in lines if x.get("kind") == "attempt" and x.get("outcome") == COMPLETED
         ]
-        sent, uncompacted, overflows = _request_tokens(lines)
+        sent, overflows = _request_tokens(lines)
         recall = _number(frame, "recall")
         if recall is None:  # never compacted: the final input
             recall = final.get(name)
         stuck = _number(frame, "fm.blocked_forever")
         out[name] = {
-            "savings": 1 - sent / uncompacted if uncompacted else 0.0,
+            "savings": _number(frame, "savings"),
             "input_tokens": sent,
             "availability": _number(frame, "availability"),
             "retention": recall,

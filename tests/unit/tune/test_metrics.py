@@ -3,10 +3,12 @@ corpus aggregation (means over sessions where a metric applies, sums for counts)
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from soba_bench.jsonio import read_jsonl
 from soba_bench.reports import frames
+from soba_bench.reports.metrics import _request_savings
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
 from soba_bench.tune.metrics import _request_tokens, corpus_metrics, session_tune_metrics
@@ -37,10 +39,14 @@ def test_savings_count_every_sent_request_against_its_uncompacted_size():
         {"kind": "check", "effectiveTokens": 999, "canProceed": False},  # refused: not sent
         {"kind": "summary", "overflowErrors": 2},
     ]
-    sent, uncompacted, overflows = _request_tokens(lines)
+    sent, overflows = _request_tokens(lines)
     assert sent == 100 + 200 + 120 + 150 + 160
-    assert uncompacted == 100 + 200 + 300 + 330 + 340
     assert overflows == 2
+    # The savings the shared frame computes from the same lines (a table's rows): the
+    # uncompacted sizes add every token reclaimed before each request.
+    rows = pd.DataFrame([{"job_id": "j", "session": "s", **line} for line in lines])
+    (savings,) = _request_savings(rows)["savings"]
+    assert savings == pytest.approx(1 - sent / (100 + 200 + 300 + 330 + 340))
 
 
 def test_corpus_metrics_average_where_a_metric_applies_and_sum_counts():
@@ -78,6 +84,7 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
     shared = frames.session_metrics(frames.load_runs(folder)).set_index("session")
     for name, values in per_session.items():
         row = shared.loc[name]
+        assert values["savings"] == row["savings"] > 0
         assert values["retention"] == row["recall"]
         assert values["availability"] == row["availability"]
         assert values["capsule_retention"] == row["capsule_recall"]
