@@ -245,11 +245,11 @@ def quality(rs: RunSet, ids: bool = False) -> pd.DataFrame:
 def pareto(rs: RunSet, ids: bool = False) -> pd.DataFrame:
     """Per job: savings (the share of request input tokens compaction saved, tune's measure:
     what running the session cost) and availability (the headline: every job scored at the
-    same evaluation points), each the mean over sessions with ground truth, whether it is
-    feasible (no refused request, no loop: see
-    reports.verdict) and whether it is on the Pareto front: a feasible job that no other
-    feasible job of its comparable group (same corpus and window) matches on both and beats
-    on one. An infeasible job is never on the front. ``ids``: keep job_id."""
+    same evaluation points), each the mean over sessions with ground truth; whether it is
+    feasible (no refused request, no loop: see reports.verdict); and whether it is on the
+    Pareto front: a feasible job that no other feasible job of its comparable group (same
+    corpus and window) matches on both and beats on one. An infeasible job is never on the
+    front. ``ids``: keep job_id."""
     m = session_metrics(rs)
     if "availability" not in m.columns or "savings" not in m.columns:
         return pd.DataFrame()
