@@ -142,7 +142,9 @@ class VerdictEmbeddingNliMatcher:
         return self.judge(claim, context).label if label == ENTAILED else label
 
     def entails(self, claim: Claim, context: Context) -> bool:
-        return self.hybrid.entails(claim, context) and self.label(claim, context) == ENTAILED
+        # The hybrid's cheaper presence test first; only a fact it finds stated is checked
+        # (label() would ask the hybrid for its label again).
+        return self.hybrid.entails(claim, context) and self.judge(claim, context).label == ENTAILED
 
 
 class _WordsMatcher:

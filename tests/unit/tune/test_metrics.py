@@ -9,6 +9,7 @@ import pytest
 from soba_bench.jsonio import read_jsonl
 from soba_bench.reports import frames
 from soba_bench.reports.metrics import _request_savings
+from soba_bench.runs import RunLayout
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
 from soba_bench.tune.metrics import _request_tokens, corpus_metrics, session_tune_metrics
@@ -85,6 +86,21 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
     for name, values in per_session.items():
         row = shared.loc[name]
         assert values["savings"] == row["savings"] > 0
+        # ... and the frame's savings are those of a plain walk over the job's barrier log
+        sent = uncompacted = reclaimed = 0.0
+        for line in read_jsonl(RunLayout(folder).barriers(name)):
+            if line["kind"] not in ("check", "attempt"):
+                continue
+            done = line["kind"] == "attempt" and line["outcome"] == "completed"
+            reclaimed += line["reclaimed"] if done else 0
+            size = (
+                line["effectiveTokens"]
+                if line["kind"] == "check"
+                else (line["tokensAfter"] if done else line["tokensBefore"])
+            )
+            if line["canProceed"]:
+                sent, uncompacted = sent + size, uncompacted + size + reclaimed
+        assert values["savings"] == pytest.approx(1 - sent / uncompacted)
         assert values["retention"] == row["recall"]
         assert values["availability"] == row["availability"]
         assert values["capsule_retention"] == row["capsule_recall"]
