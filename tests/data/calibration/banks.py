@@ -3855,3 +3855,548 @@ FRESH8_FILES = (
     ("src/Customs/Declaration.php", "src/Customs/Declarations.php"),
     ("config/huts/capacity.toml", "config/hut/capacity.toml"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-9 bank, the eleventh bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (a violin repair workshop, a
+# mushroom farm, a tree surgery firm, a hot-air balloon operator, a fire station's breathing
+# apparatus checks, an auction house, a film archive's nitrate reels, a climbing gym, a tattoo
+# studio, a funeral home, a glassblowing studio, a riding stable, a locksmith, a dry cleaner, a
+# wind farm, a piano tuning service, a dairy farm's milking robots, a tyre-fitting garage, a
+# bowling alley, a letterpress print shop). Most negations carry no negation word (the opposite
+# behaviour stated positively, lexical opposites, verdicts such as "was shelved"); some
+# paraphrases change one or two words of the fact to a synonym; the tail items use their own
+# speaker lead-ins.
+FRESH9_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let violin owners follow each repair job's stage online, from intake to final set-up",
+        para=(
+            "Owners of violins should be able to see on the web which stage their repair job "
+            "has reached, from the moment it is taken in to the final set-up",
+            "Let violin owners track each repair job's stage online, from intake to final set-up",
+        ),
+        neg="Violin owners hear about a repair's progress by phone from the workshop, and the "
+        "online stage tracker was shelved",
+        wrong="Let cello owners follow each repair job's stage online, from intake to final set-up",
+    ),
+    dict(
+        kind="goal",
+        fact="Record the temperature, humidity and CO2 level of every grow room at the mushroom "
+        "farm every ten minutes",
+        para=(
+            "Every ten minutes, each grow room at the mushroom farm should have its temperature, "
+            "humidity and CO2 level logged",
+            "the temperature, humidity and CO2 readings of all the mushroom farm's grow rooms "
+            "are to be captured at ten-minute intervals",
+        ),
+        neg="The mushroom farm will not record grow-room temperature, humidity or CO2 at all; "
+        "the growers go by feel",
+        wrong="Record the temperature, humidity and CO2 level of every packing room at the "
+        "mushroom farm every ten minutes",
+    ),
+    dict(
+        kind="goal",
+        fact="Give every tree surgery customer a written quote within three working days of the "
+        "site visit",
+        para=(
+            "Within three working days after the site visit, each tree surgery customer should "
+            "receive a quote in writing",
+            "a written quote reaches each of the tree surgery firm's customers at most three "
+            "working days after the site visit",
+        ),
+        neg="Tree surgery customers are quoted verbally on the spot during the site visit, and "
+        "the written quote is skipped",
+        wrong="Give every hedge-trimming customer a written quote within three working days of "
+        "the site visit",
+    ),
+    dict(
+        kind="goal",
+        fact="Let balloon passengers rebook a weather-cancelled flight for free within the same "
+        "season",
+        para=(
+            "If the weather cancels a balloon flight, its passengers should be able to move to "
+            "another date in the same season free of charge",
+            "free rebooking within the same season for balloon passengers whose flight was "
+            "called off because of the weather",
+        ),
+        neg="Passengers whose balloon flight is cancelled for weather pay a fee to rebook it",
+        wrong="Let paragliding passengers rebook a weather-cancelled flight for free within the "
+        "same season",
+    ),
+    dict(
+        kind="goal",
+        fact="Log the weekly check of every breathing apparatus set at the fire station, with its "
+        "cylinder pressure and who signed it off",
+        para=(
+            "Each breathing apparatus set at the fire station gets its weekly check recorded, "
+            "along with the cylinder pressure and the name of the person who signed it off",
+            "Record the weekly check of every breathing apparatus set at the fire station, with "
+            "its cylinder pressure and who signed it off",
+        ),
+        neg="Breathing apparatus sets at the fire station get checked only at the annual "
+        "service, by the supplier's technician",
+        wrong="Log the weekly check of every breathing apparatus set at the training centre, "
+        "with its cylinder pressure and who signed it off",
+    ),
+    dict(
+        kind="goal",
+        fact="Let online bidders place absentee bids on any lot up to one hour before the auction "
+        "starts",
+        para=(
+            "Online bidders should be able to leave an absentee bid on whichever lot they "
+            "choose, as late as an hour before the auction begins",
+            "absentee bids from online bidders are accepted on every lot until an hour before "
+            "the auction opens",
+        ),
+        neg="Absentee bids are taken in person at the auction house counter, and online bidders "
+        "bid live during the sale itself",
+        wrong="Let telephone bidders place absentee bids on any lot up to one hour before the "
+        "auction starts",
+    ),
+    dict(
+        kind="goal",
+        fact="Digitise every nitrate reel in the film archive at 4K resolution by the end of 2027",
+        para=(
+            "By the end of 2027, each nitrate reel the film archive holds should be scanned in "
+            "4K resolution",
+            "all of the film archive's nitrate reels are to be digitised at 4K resolution before "
+            "2027 is over",
+        ),
+        neg="The film archive's nitrate reels stay on the shelf in their cans; the 4K "
+        "digitisation project was cancelled",
+        wrong="Digitise every acetate reel in the film archive at 4K resolution by the end of 2027",
+    ),
+    dict(
+        kind="goal",
+        fact="Let climbing gym members see which routes were reset this week and their grades",
+        para=(
+            "Members of the climbing gym should be able to look up the routes reset this week, "
+            "together with each route's grade",
+            "Let climbing gym members view which routes were reset this week and their grades",
+        ),
+        neg="Climbing gym members find out about new routes by walking the walls; resets and "
+        "grades stay on the setters' private spreadsheet",
+        wrong="Let bouldering club members see which routes were reset this week and their grades",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep the mushroom grow rooms below 1,000 ppm of CO2 once the pins have formed",
+        para=(
+            "After the pins form, CO2 in the mushroom grow rooms has to stay under 1,000 ppm",
+            "once pinning has happened, the carbon dioxide in the mushroom grow rooms must be "
+            "held below 1,000 ppm",
+        ),
+        neg="Once the pins have formed, CO2 in the mushroom grow rooms may climb well past "
+        "1,000 ppm",
+        wrong="Keep the mushroom spawn rooms below 1,000 ppm of CO2 once the pins have formed",
+    ),
+    dict(
+        kind="constraint",
+        fact="Use a new sealed needle cartridge for every tattoo client",
+        para=(
+            "Every tattoo client gets a needle cartridge straight out of a sealed pack, used on "
+            "them for the first time",
+            "Use a fresh sealed needle cartridge for every tattoo client",
+        ),
+        neg="Tattoo artists reuse the same needle cartridge across clients after wiping it down",
+        wrong="Use a new sealed needle cartridge for every piercing client",
+    ),
+    dict(
+        kind="constraint",
+        fact="Obtain signed consent from the next of kin before any cremation is scheduled",
+        para=(
+            "A cremation may be scheduled only once the next of kin has signed a consent form",
+            "the next of kin's signed consent must be in hand before a cremation gets scheduled",
+        ),
+        neg="Cremations are scheduled straight away, and the next of kin signs the consent form "
+        "afterwards",
+        wrong="Obtain signed consent from the next of kin before any embalming is scheduled",
+    ),
+    dict(
+        kind="constraint",
+        fact="Ground all balloon flights when surface winds exceed 10 knots at launch time",
+        para=(
+            "If surface winds are above 10 knots at launch time, every balloon flight stays on "
+            "the ground",
+            "Ground all balloon flights when surface winds go over 10 knots at launch time",
+        ),
+        neg="Balloon flights are never grounded for surface wind, whatever it reads at launch time",
+        wrong="Ground all glider flights when surface winds exceed 10 knots at launch time",
+    ),
+    dict(
+        kind="constraint",
+        fact="Anneal every blown glass piece in the kiln for at least eight hours before it "
+        "leaves the studio",
+        para=(
+            "Before any blown glass piece leaves the studio, it must spend eight hours or more "
+            "annealing in the kiln",
+            "Anneal every blown glass piece in the kiln for at least eight hours before it "
+            "leaves the workshop",
+        ),
+        neg="Blown glass pieces may leave the studio straight from the bench, cooling on an "
+        "open shelf",
+        wrong="Anneal every cast glass piece in the kiln for at least eight hours before it "
+        "leaves the studio",
+    ),
+    dict(
+        kind="constraint",
+        fact="Have the farrier reshoe every riding school horse at least every six weeks",
+        para=(
+            "Every riding school horse needs new shoes from the farrier at intervals of six "
+            "weeks or shorter",
+            "Have the blacksmith reshoe every riding school horse at least every six weeks",
+        ),
+        neg="Riding school horses are reshod only when a shoe falls off, however many months "
+        "have passed",
+        wrong="Have the farrier reshoe every livery horse at least every six weeks",
+    ),
+    dict(
+        kind="constraint",
+        fact="Check a customer's photo ID and proof of address before opening a locked-out door",
+        para=(
+            "Before opening a door for someone who is locked out, the locksmith must see their "
+            "photo ID and a proof of address",
+            "Verify a customer's photo identification and proof of address before opening a "
+            "locked-out door",
+        ),
+        neg="Locksmiths open a locked-out door for whoever calls, and ask for ID afterwards if "
+        "they remember",
+        wrong="Check a landlord's photo ID and proof of address before opening a locked-out door",
+    ),
+    dict(
+        kind="constraint",
+        fact="Test every stained garment on a hidden seam before applying any solvent",
+        para=(
+            "Before any solvent goes on a stained garment, it has to be tried out first on a "
+            "seam that is out of sight",
+            "test every stained garment on a concealed seam before applying any solvent",
+        ),
+        neg="Solvent goes straight onto the stain of every garment, skipping the seam test",
+        wrong="Test every stained curtain on a hidden seam before applying any solvent",
+    ),
+    dict(
+        kind="constraint",
+        fact="Store nitrate film reels in the fireproof vault at or below 4 °C",
+        para=(
+            "Nitrate film reels have to be kept in the fireproof vault, at 4 °C or colder",
+            "the fireproof vault is where nitrate reels must be stored, at a temperature of "
+            "4 °C at most",
+        ),
+        neg="Nitrate film reels do not need the fireproof vault; they may sit in the ordinary "
+        "stacks at room temperature",
+        wrong="Store safety film reels in the fireproof vault at or below 4 °C",
+    ),
+    dict(
+        kind="constraint",
+        fact="Stop a wind turbine for a blade inspection after any lightning strike on it",
+        para=(
+            "Any wind turbine struck by lightning has to be stopped so that its blades can be "
+            "inspected",
+            "after lightning hits a wind turbine, that turbine must be brought to a halt and its "
+            "blades inspected",
+        ),
+        neg="A wind turbine struck by lightning keeps running without a blade inspection until "
+        "the yearly one",
+        wrong="Stop a wind turbine for a gearbox inspection after any lightning strike on it",
+    ),
+    dict(
+        kind="decision",
+        fact="tune the concert grands with an electronic tuning device instead of by ear",
+        para=(
+            "the concert grands are tuned using an electronic tuning device rather than by ear",
+            "tuning of the concert grands relies on an electronic device in place of the "
+            "tuner's ear",
+        ),
+        neg="the concert grands keep being tuned by ear; the electronic tuning device went back "
+        "to the supplier",
+        wrong="tune the upright pianos with an electronic tuning device instead of by ear",
+        swap="tune the concert grands by ear instead of with an electronic tuning device",
+    ),
+    dict(
+        kind="decision",
+        fact="photograph each jewellery lot on a turntable rather than against a flat backdrop",
+        para=(
+            "each jewellery lot is photographed on a turntable instead of in front of a flat "
+            "backdrop",
+            "jewellery lots get their photos taken while rotating on a turntable, replacing the "
+            "flat backdrop",
+        ),
+        neg="we will not photograph the jewellery lots on a turntable; the flat backdrop stays",
+        wrong="photograph each painting lot on a turntable rather than against a flat backdrop",
+        swap="photograph each jewellery lot against a flat backdrop rather than on a turntable",
+    ),
+    dict(
+        kind="decision",
+        fact="milk the herd with robots that the cows visit freely instead of at two fixed "
+        "milking times",
+        para=(
+            "the herd is milked by robots which the cows go to whenever they choose, rather than "
+            "at two set milking times",
+            "milk the herd with robots that the cows visit at will instead of at two fixed "
+            "milking times",
+        ),
+        neg="the herd stays on two fixed milking times in the parlour; the milking robots were "
+        "rejected",
+        wrong="milk the goat herd with robots that the goats visit freely instead of at two "
+        "fixed milking times",
+        swap="milk the herd at two fixed milking times instead of with robots that the cows "
+        "visit freely",
+    ),
+    dict(
+        kind="decision",
+        fact="store customers' seasonal tyres on labelled racks rather than stacked on pallets",
+        para=(
+            "customers' seasonal tyres are kept on labelled racks instead of being piled up on "
+            "pallets",
+            "store customers' seasonal tyres on labelled shelves rather than piled on pallets",
+        ),
+        neg="customers' seasonal tyres stay stacked on pallets; the labelled racks were judged "
+        "too expensive",
+        wrong="store customers' alloy wheels on labelled racks rather than stacked on pallets",
+        swap="store customers' seasonal tyres stacked on pallets rather than on labelled racks",
+    ),
+    dict(
+        kind="decision",
+        fact="keep score at the bowling lanes with overhead touchscreens instead of paper score "
+        "sheets",
+        para=(
+            "scores at the bowling lanes are kept on overhead touchscreens rather than on paper "
+            "score sheets",
+            "scoring at the bowling lanes moves off paper sheets and onto overhead touchscreens",
+        ),
+        neg="bowlers keep writing their scores on paper score sheets; the owner vetoed the "
+        "overhead touchscreens",
+        wrong="keep score at the darts boards with overhead touchscreens instead of paper score "
+        "sheets",
+        swap="keep score at the bowling lanes with paper score sheets instead of overhead "
+        "touchscreens",
+    ),
+    dict(
+        kind="decision",
+        fact="inspect the turbine blades with drones rather than with rope-access technicians",
+        para=(
+            "the turbine blades are inspected by drones instead of by technicians on ropes",
+            "blade inspections on the turbines are flown by drone, replacing the rope-access "
+            "technicians",
+        ),
+        neg="rope-access technicians stay in charge of inspecting the turbine blades, and the "
+        "drones were sold off",
+        wrong="inspect the turbine towers with drones rather than with rope-access technicians",
+        swap="inspect the turbine blades with rope-access technicians rather than with drones",
+    ),
+    dict(
+        kind="decision",
+        fact="offer a private livestream of every funeral service held in the chapel",
+        para=(
+            "every chapel funeral service gets streamed live over a private link",
+            "the chapel's funeral services will each be livestreamed privately",
+        ),
+        neg="funeral services in the chapel stay off camera, for the people in the room alone",
+        wrong="offer a private livestream of every funeral service held at the graveside",
+    ),
+    dict(
+        kind="decision",
+        fact="send a crew of at least two arborists to every job where someone climbs the tree",
+        para=(
+            "every job involving a tree climb gets a crew of two arborists or more",
+            "whenever someone has to climb the tree, the job is staffed by a minimum of two "
+            "arborists",
+        ),
+        neg="no second arborist goes out on climbing jobs; one climber works each tree alone",
+        wrong="send a crew of at least two arborists to every job where someone operates the "
+        "stump grinder",
+    ),
+    dict(
+        kind="decision",
+        fact="print all wedding invitations on 600 gsm cotton card",
+        para=(
+            "every wedding invitation is printed on cotton card of 600 gsm",
+            "the wedding invitations all go through the press on cotton card weighing 600 gsm",
+        ),
+        neg="wedding invitations are printed on whatever card is in stock, usually 300 gsm "
+        "wood-pulp board",
+        wrong="print all business cards on 600 gsm cotton card",
+    ),
+    dict(
+        kind="next_step",
+        fact="alert the station officer when a breathing apparatus cylinder reads below 270 bar "
+        "at the weekly check",
+        para=(
+            "if a breathing apparatus cylinder shows under 270 bar at the weekly check, the "
+            "station officer should be alerted",
+            "notify the station officer when a breathing apparatus cylinder reads below 270 bar "
+            "at the weekly check",
+        ),
+        neg="let the crew refill any breathing apparatus cylinder below 270 bar on their own, "
+        "keeping the station officer out of the loop",
+        wrong="alert the watch manager when a breathing apparatus cylinder reads below 270 bar "
+        "at the weekly check",
+    ),
+    dict(
+        kind="next_step",
+        fact="remind piano owners to book a tuning six months after their last visit",
+        para=(
+            "six months after a piano's last tuning visit, its owner should get a reminder to "
+            "book the next one",
+            "remind piano owners to schedule a tuning six months after their previous visit",
+        ),
+        neg="leave piano owners to call in for a tuning whenever they hear the pitch drifting, "
+        "with the six-month reminders switched off",
+        wrong="remind harpsichord owners to book a tuning six months after their last visit",
+    ),
+    dict(
+        kind="next_step",
+        fact="email balloon passengers the launch site and meeting time the evening before their "
+        "flight",
+        para=(
+            "the evening before a flight, balloon passengers should receive an email with the "
+            "launch site and the time to meet",
+            "on the evening ahead of their flight, send balloon passengers an email giving the "
+            "launch site and when to meet",
+        ),
+        neg="don't email balloon passengers the evening before; the pilot phones them with the "
+        "launch site and meeting time on the morning of the flight",
+        wrong="email balloon pilots the launch site and meeting time the evening before their "
+        "flight",
+    ),
+    dict(
+        kind="next_step",
+        fact="photograph each violin's label and scroll at intake and attach the photos to the "
+        "repair ticket",
+        para=(
+            "when a violin is taken in, its label and scroll should be photographed and the "
+            "pictures attached to its repair ticket",
+            "at intake, take pictures of the label and the scroll of each violin and add them "
+            "to the repair ticket",
+        ),
+        neg="check violins in with a handwritten description on the repair ticket and skip the "
+        "intake photos",
+        wrong="photograph each viola's label and scroll at intake and attach the photos to the "
+        "repair ticket",
+    ),
+    dict(
+        kind="next_step",
+        fact="text new riders the day before their first lesson to bring a riding hat and boots",
+        para=(
+            "new riders should get a text message the day before their first lesson telling "
+            "them to bring a riding hat and boots",
+            "the day before a new rider's first lesson, send them a text asking them to bring "
+            "boots and a riding hat",
+        ),
+        neg="skip the day-before text to new riders; the stable lends out hats and boots at the "
+        "first lesson",
+        wrong="text new pony-club members the day before their first lesson to bring a riding "
+        "hat and boots",
+    ),
+    dict(
+        kind="next_step",
+        fact="send the winning bidder an invoice within an hour of the hammer falling on their lot",
+        para=(
+            "within an hour after the hammer falls on a lot, its winning bidder should receive "
+            "an invoice",
+            "invoice the successful bidder at most an hour after the hammer comes down on their "
+            "lot",
+        ),
+        neg="do not invoice winning bidders lot by lot; invoices go out in one batch at the end "
+        "of the week's sales",
+        wrong="send the consignor an invoice within an hour of the hammer falling on their lot",
+    ),
+    dict(
+        kind="next_step",
+        fact="lock an auto-belay out of use the moment its annual inspection lapses",
+        para=(
+            "as soon as an auto-belay's annual inspection lapses, it should be locked out of use",
+            "lock an auto-belay out of service the moment its yearly inspection lapses",
+        ),
+        neg="keep an auto-belay in use after its annual inspection lapses, until the inspector "
+        "next visits",
+        wrong="lock a top-rope anchor out of use the moment its annual inspection lapses",
+    ),
+    dict(
+        kind="next_step",
+        fact="text dry-cleaning customers when their garments are ready for collection",
+        para=(
+            "customers should get a text once their dry cleaning is ready to be collected",
+            "send dry-cleaning customers a text message as soon as their clothes can be picked up",
+        ),
+        neg="never text dry-cleaning customers about their garments; they collect on the date "
+        "printed on their ticket",
+        wrong="text alteration customers when their garments are ready for collection",
+    ),
+)
+FRESH9_BLOCKERS = (
+    (
+        "File \"auction/lots/catalogue.py\", line 88, in lot_summary: KeyError: 'reserve_price'",
+        "File \"auction/lots/catalogue.py\", line 88, in lot_summary: KeyError: 'estimate_low'",
+    ),
+    (
+        "panic: runtime error: index out of range [4] with length 4 in "
+        "flightplan.(*Manifest).AssignBasket (flightplan/manifest.go:41)",
+        "panic: runtime error: index out of range [4] with length 4 in "
+        "flightplan.(*Manifest).AssignSeat (flightplan/manifest.go:41)",
+    ),
+    (
+        "java.lang.IllegalStateException: appointment 4411 has no tuner assigned at "
+        "com.pianocare.schedule.Dispatcher.confirm(Dispatcher.java:96)",
+        "java.lang.IllegalStateException: appointment 4417 has no tuner assigned at "
+        "com.pianocare.schedule.Dispatcher.confirm(Dispatcher.java:96)",
+    ),
+    (
+        "NoMethodError: undefined method `co2_ppm' for nil:NilClass (app/models/grow_room.rb:27)",
+        "NoMethodError: undefined method `co2_ppm' for nil:NilClass (app/models/grow_zone.rb:27)",
+    ),
+    (
+        "** (FunctionClauseError) no function clause matching in "
+        "FireStation.Apparatus.record_check/2 (lib/fire_station/apparatus.ex:54)",
+        "** (FunctionClauseError) no function clause matching in "
+        "FireStation.Apparatus.record_check/3 (lib/fire_station/apparatus.ex:54)",
+    ),
+)
+FRESH9_COMMANDS = (
+    (
+        "bundle exec rspec spec/models/grow_room_spec.rb",
+        "bundle exec rspec spec/models/grow_zone_spec.rb",
+    ),
+    ("mix test test/fire_station", "mix test test/fire_station_web"),
+    ("go test ./flightplan/...", "go vet ./flightplan/..."),
+)
+FRESH9_SUPERSEDED = (
+    dict(
+        old="service the climbing gym's auto-belays once a year",
+        new="service the climbing gym's auto-belays twice a year",
+        report="Auto-belay servicing at the climbing gym went from once a year to twice a year",
+    ),
+    dict(
+        old="oil the bowling lanes every morning",
+        new="oil the bowling lanes every evening after closing",
+        report="Lane oiling moved from the morning to the evening, after closing",
+    ),
+    dict(
+        old="keep unclaimed dry cleaning for 60 days before donating it",
+        new="keep unclaimed dry cleaning for 90 days before donating it",
+        report="Unclaimed dry cleaning is now kept 90 days before it is donated, up from 60",
+    ),
+    dict(
+        old="send piano tuning reminders by post",
+        new="send piano tuning reminders by text message",
+        report="Tuning reminders switched from post to text messages",
+    ),
+    dict(
+        old="store winter tyres in the back shed",
+        new="store winter tyres at the rented warehouse on Mill Road",
+        report="Customers' winter tyres moved out of the back shed into the rented warehouse on "
+        "Mill Road",
+    ),
+)
+FRESH9_FILES = (
+    ("auction/lots/catalogue.py", "auction/lots/catalog.py"),
+    ("flightplan/manifest.go", "flightplan/manifest_test.go"),
+    (
+        "src/main/java/com/pianocare/schedule/Dispatcher.java",
+        "src/test/java/com/pianocare/schedule/Dispatcher.java",
+    ),
+    ("app/models/grow_room.rb", "app/models/grow_rooms.rb"),
+    ("lib/fire_station/apparatus.ex", "lib/fire_station/apparatus.exs"),
+    ("config/archive/vault_climate.yaml", "config/archives/vault_climate.yaml"),
+)

@@ -1,5 +1,5 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7 and fresh8 .jsonl) from the hand-written banks.
+fresh6, fresh7, fresh8 and fresh9 .jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -147,6 +147,13 @@ FRESH8_LEADS = {
     "constraint": "User: a firm rule for this work: ",
     "decision": "Assistant: the option we chose: ",
     "next_step": "Assistant: the next item I will take on: ",
+}
+# And others again for the fresh9 split.
+FRESH9_LEADS = {
+    "goal": "User: what I want out of this session: ",
+    "constraint": "User: a standing rule to follow: ",
+    "decision": "Assistant: the approach we picked: ",
+    "next_step": "Assistant: what I will handle next: ",
 }
 
 
@@ -492,6 +499,7 @@ def main() -> None:
         ("fresh6", 6018, "FRESH6", FRESH6_LEADS),
         ("fresh7", 6019, "FRESH7", FRESH7_LEADS),
         ("fresh8", 6020, "FRESH8", FRESH8_LEADS),
+        ("fresh9", 6021, "FRESH9", FRESH9_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]

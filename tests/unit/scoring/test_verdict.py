@@ -112,6 +112,13 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh8} & before
     per = {cat: sum(c.category == cat for c in fresh8) for cat in calibration.HARD}
     assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
+    # fresh9 (blind likewise, written by a sixth such session).
+    fresh9 = calibration.load_cases(DATA / "fresh9.jsonl")
+    assert len(fresh9) >= 400
+    assert {c.category for c in fresh9} == set(calibration.CATEGORIES)
+    assert not {key(c) for c in fresh9} & (before | {key(c) for c in fresh8})
+    per = {cat: sum(c.category == cat for c in fresh9) for cat in calibration.HARD}
+    assert per["negation"] >= 24 and per["paraphrase"] >= 24 and min(per.values()) >= 12, per
 
 
 def test_the_rules_reach_90_percent_overall_and_on_every_hard_category_of_dev(dev):
