@@ -5,7 +5,7 @@ ratio and the growth per doubling of entries (about 2x per doubling means linear
 
 By default SOBA as shipped (``soba-0.6.14``, which these failure-heavy sessions drive into its
 blocker deadlock) with the default scorers (``availability``, ``outcomes``, ``retention``,
-``soba_quality``, ``failure_modes``; the default ``verdict-embedding`` matcher). Every
+``soba_quality``, ``failure_modes``; the default ``verdict-embedding-nli`` matcher). Every
 repeat scores with cold caches (the embedding vectors, the parsed texts), the embedding model
 already loaded (a sweep worker loads it once); its load time is printed once.
 

@@ -68,10 +68,12 @@ STOPWORDS = frozenset(
 # sits below it). "verdict": state-aware entailed / contradicted / absent rules;
 # "fuzzy": presence by containment, then rapidfuzz; "embedding": presence by containment, then
 # sentence embeddings from a local model (the optional "embeddings" extra). TextIndex.has_prose
-# (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding" (the
-# default): the verdict rules, then embeddings for prose they find absent, under the rules'
-# vetoes (soba_bench.scoring.hybrid). "verdict-nli": the rules for state facts and word order,
-# a cross-encoder trained for this project for prose (soba_bench.scoring.nli).
+# (probes, distractors) uses rapidfuzz unless "embedding" is chosen. "verdict-embedding": the
+# verdict rules, then embeddings for prose they find absent, under the rules' vetoes
+# (soba_bench.scoring.hybrid). "verdict-nli": the rules for state facts and word order, a
+# cross-encoder trained for this project for prose (soba_bench.scoring.nli).
+# "verdict-embedding-nli" (the default): verdict-embedding, each prose fact it reads as stated
+# checked by that cross-encoder.
 PROSE_MATCHERS = (
     "verdict",
     "verdict-embedding",
@@ -90,7 +92,7 @@ class MatchConfig:
     containment: float = 0.8
     fuzzy: float = 85.0
     fuzzy_max_chars: int = 400  # longer candidates use containment only (speed)
-    prose_matcher: str = "verdict-embedding"
+    prose_matcher: str = "verdict-embedding-nli"
     embedding: float = 0.75  # paraphrases of a fact score ~0.75-0.9, its old version ~0.65
 
     def __post_init__(self) -> None:

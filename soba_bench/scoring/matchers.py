@@ -1,12 +1,16 @@
 """The matcher registry: how a fact is recognised in what the scorer sees.
 
-``verdict-embedding`` (the default, soba_bench.scoring.hybrid) judges entailed / contradicted /
-absent with the state-aware rules of ``verdict`` (soba_bench.scoring.verdict) and a local
-sentence-embedding model for rewordings the rules miss. ``fuzzy`` is the earlier bag-of-words
-matcher (content-word containment, then rapidfuzz) and ``embedding`` the same with MiniLM
-sentence embeddings; both only ever say entailed or absent for a fact that is current, and
-judge a stale fact by whether a current capsule section carries its words. They stay for
-comparison: ``benchmarks/matcher_calibration.py`` prints every matcher on the calibration set.
+``verdict-embedding-nli`` (the default) judges entailed / contradicted / absent with the
+state-aware rules of ``verdict`` (soba_bench.scoring.verdict) and a local sentence-embedding
+model for rewordings the rules miss (``verdict-embedding``, soba_bench.scoring.hybrid), and
+checks each prose fact that reads as stated with a cross-encoder trained for this project
+(soba_bench.scoring.nli): a negation written without a negation word is a contradiction, not
+the fact kept. ``verdict-nli`` lets the cross-encoder judge prose on its own. ``fuzzy`` is
+the earlier bag-of-words matcher (content-word containment, then rapidfuzz) and ``embedding``
+the same with MiniLM sentence embeddings; both only ever say entailed or absent for a fact
+that is current, and judge a stale fact by whether a current capsule section carries its
+words. They stay for comparison: ``benchmarks/matcher_calibration.py`` prints every matcher
+on the calibration set.
 """
 
 from __future__ import annotations
@@ -120,12 +124,12 @@ class VerdictNliMatcher:
 
 @MATCHERS.register("verdict-embedding-nli")
 class VerdictEmbeddingNliMatcher:
-    """The hybrid, checked by the trained judge: where the hybrid reads a prose fact as
-    stated, the cross-encoder of ``verdict-nli`` reads the statement the hybrid relied on,
-    and if it reads a contradiction the fact is contradicted (``nli.check_stated``). On blind
-    text the hybrid's costliest error is a negation said without a negation word read as the
-    fact kept (it hides a summarizer that negates facts); the check catches most of them and
-    pays with some correct rewordings read as contradicted (README, "Matching")."""
+    """The default. The hybrid, checked by the trained judge: where the hybrid reads a prose
+    fact as stated, the cross-encoder of ``verdict-nli`` reads the statement the hybrid relied
+    on, and if it reads a contradiction the fact is contradicted (``nli.check_stated``). On
+    blind text the hybrid's costliest error is a negation said without a negation word read as
+    the fact kept (it hides a summarizer that negates facts); the check catches most of them
+    and pays with some correct rewordings read as contradicted (README, "Matching")."""
 
     name = "verdict-embedding-nli"
     models = f"{NLI_MODEL} {EMBEDDING_MODEL}"
@@ -199,7 +203,7 @@ class EmbeddingMatcher(_WordsMatcher):
     models = EMBEDDING_MODEL
 
 
-DEFAULT_MATCHER = "verdict-embedding"
+DEFAULT_MATCHER = "verdict-embedding-nli"
 
 
 def get_matcher(name: str = DEFAULT_MATCHER) -> Matcher:

@@ -155,11 +155,13 @@ class JobSpec:
         )
         return cls(config, engine, corpora, options, strategy, score, context)
 
-    def _matcher_models(self) -> dict[str, Any]:
-        matcher = self.config["scorer"].get("matcher", DEFAULT_MATCH.prose_matcher)
-        if matcher == DEFAULT_MATCH.prose_matcher:
+    def _matcher(self) -> dict[str, Any]:
+        # A scored job names its matcher and the matcher's model files, the default's too: a
+        # sweep never resumes a job scored by another matcher, or another model file of it.
+        if not self.config["scorer"].get("scorers"):
             return {}
-        return {"matcherModels": get_matcher(matcher).models}
+        matcher = self.config["scorer"].get("matcher", DEFAULT_MATCH.prose_matcher)
+        return {"matcher": matcher, "matcherModels": get_matcher(matcher).models}
 
     def _scores_revision(self) -> dict[str, Any]:
         # A scored job depends on what the scorers write: a job an earlier revision scored is
@@ -179,17 +181,13 @@ class JobSpec:
             "corpora": [
                 {"name": c.name, "manifestSha256": c.manifest_sha256} for c in self.corpora
             ],
-            # Empty probe params and the default matcher are left out, so jobs keyed before
-            # they existed still match. Another matcher is named with its model files, so a
-            # sweep never resumes a job scored by another model of it as this one.
+            # Empty probe params are left out, so jobs keyed before they existed still match.
             "scorer": {
                 k: v
                 for k, v in self.config["scorer"].items()
-                if k != "name"
-                and (k != "params" or v)
-                and (k != "matcher" or v != DEFAULT_MATCH.prose_matcher)
+                if k not in ("name", "matcher") and (k != "params" or v)
             }
-            | self._matcher_models()
+            | self._matcher()
             | self._scores_revision(),
             "replay": {
                 "meter": self.options.meter,

@@ -114,10 +114,10 @@ class ScorerConf:
     points_seed: int = 0
     # Parameters of the probes scorer (soba_bench.scoring.probes.ProbeConfig).
     params: dict[str, Any] = field(default_factory=dict)
-    # How facts are matched (soba_bench.scoring.matchers: verdict-embedding, the default,
-    # verdict-embedding-nli, verdict-nli, verdict, fuzzy, embedding). Part of the job key only
-    # when not the default, so the keys of jobs from before it existed stay as they were.
-    matcher: str = "verdict-embedding"
+    # How facts are matched (soba_bench.scoring.matchers: verdict-embedding-nli, the default,
+    # verdict-embedding, verdict-nli, verdict, fuzzy, embedding). A scored job's key names it
+    # and its model files.
+    matcher: str = "verdict-embedding-nli"
 
 
 @dataclass

@@ -148,7 +148,7 @@ def test_compare_refuses_sides_scored_by_different_matchers(tmp_path, capsys):
         runs.append(run_dir)
     base, cand = runs
     scored = json.loads((cand / "scores" / "scored.json").read_text())
-    assert scored["matcher"] == "verdict-embedding"
+    assert scored["matcher"] == "verdict-embedding-nli"
     capsys.readouterr()
     assert main(["compare", str(base), str(cand)]) in (0, 3)  # one session: may not test
     again = ["score", str(cand), "--scorer", "outcomes", "--scorer", "retention"]
@@ -173,11 +173,11 @@ def test_compare_refuses_sides_scored_by_different_matchers(tmp_path, capsys):
     # model file) is refused too; the same models compare.
     assert main(again) == 0
     listed = json.loads((cand / "scores" / "scored.json").read_text())
-    assert listed["matcher"] == "verdict-embedding"
-    assert listed["matcherModels"].startswith("embedding:")
+    assert listed["matcher"] == "verdict-embedding-nli"
+    assert listed["matcherModels"].startswith("nli:") and " embedding:" in listed["matcherModels"]
     capsys.readouterr()
     assert main(["compare", str(base), str(cand)]) in (0, 3)
-    older = {**listed, "matcherModels": "embedding:000000000000"}
+    older = {**listed, "matcherModels": "nli:000000000000 embedding:000000000000"}
     (cand / "scores" / "scored.json").write_text(json.dumps(older))
     capsys.readouterr()
     assert main(["compare", str(base), str(cand)]) == 2

@@ -234,7 +234,7 @@ def test_failed_jobs_are_listed_apart(runs, tmp_path):
 
 def test_jobs_name_their_matcher_and_a_mix_is_noted(runs, tmp_path):
     rs = load_runs(runs.first)
-    assert set(rs.jobs["matcher"]) == {f"verdict-embedding ({get_matcher().models})"}
+    assert set(rs.jobs["matcher"]) == {f"verdict-embedding-nli ({get_matcher().models})"}
     assert not any("different matchers" in n for n in rs.notes)
     mixed = tmp_path / "mixed"
     shutil.copytree(runs.first, mixed)
@@ -244,7 +244,7 @@ def test_jobs_name_their_matcher_and_a_mix_is_noted(runs, tmp_path):
     rs = load_runs(mixed)
     assert rs.jobs["matcher"].nunique() == 2
     (note,) = [n for n in rs.notes if "different matchers" in n]
-    assert "verdict-nli (nli:" in note and "verdict-embedding (embedding:" in note
+    assert "verdict-nli (nli:" in note and "verdict-embedding-nli (nli:" in note
     # the report's overview shows it
     shown = [i.frame for i in sections.overview(rs).items if "mixed matchers" in i.caption]
     assert shown and note in list(shown[0]["note"])

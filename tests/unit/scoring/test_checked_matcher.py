@@ -1,7 +1,8 @@
-"""``verdict-embedding-nli``: the default hybrid checked by the trained judge. It only ever
-turns the hybrid's "entailed" into "contradicted" (never anything else), its label-only and
-presence paths agree with its full verdict, and its figures on the blind splits and the
-generated known answers are pinned (what README "Matching" reports)."""
+"""``verdict-embedding-nli``, the default matcher: the hybrid checked by the trained judge. It
+only ever turns the hybrid's "entailed" into "contradicted" (never anything else), its
+label-only and presence paths agree with its full verdict, it reaches 90 % on dev overall and
+in every hard category, and its cases right per category on every split, its figures on the
+blind splits and on the generated known answers are pinned (what README "Matching" reports)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,64 @@ from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
-SPLITS = ("fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
+SPLITS = ("fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
+EARLIER = ("dev", "heldout", "fresh", "fresh2", "fresh3")  # the rules were written on these
 
 
 @pytest.fixture(scope="module")
 def outcomes():
+    """Blind split -> (this matcher's outcomes, the hybrid's)."""
     checked, hybrid = get_matcher("verdict-embedding-nli"), get_matcher("verdict-embedding")
     out = {}
     for split in SPLITS:
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         out[split] = (calibration.run(checked, cases), calibration.run(hybrid, cases))
     return out
+
+
+@pytest.fixture(scope="module")
+def tables(outcomes):
+    """Split -> category -> this matcher's row, on every split."""
+    out = {split: calibration.table(checked) for split, (checked, _) in outcomes.items()}
+    matcher = get_matcher("verdict-embedding-nli")
+    for split in EARLIER:
+        cases = calibration.load_cases(DATA / f"{split}.jsonl")
+        out[split] = calibration.table(calibration.run(matcher, cases))
+    return {split: {row.category: row for row in rows} for split, rows in out.items()}
+
+
+def test_it_is_the_default_and_reaches_90_percent_on_dev(tables):
+    assert get_matcher().name == "verdict-embedding-nli"
+    for category in (*calibration.HARD, "overall"):
+        assert tables["dev"][category].accuracy >= 0.90, category
+
+
+# Cases right per category (in CATEGORY_ORDER) on every split, pinned: a change that moves them
+# must update these lines and the tables in README.md and tests/data/calibration/README.md
+# (benchmarks/matcher_calibration.py prints them). The matcher was built after fresh7 was
+# measured; fresh8 was written after it and measured once (blind); its overturn threshold
+# was chosen on dev to fresh8, and fresh9, written after that, measured once (blind). Below
+# 90 % on blind text: negation on fresh4-9 (33 to 46 of 62-70), paraphrase (39 to 64).
+CATEGORY_ORDER = (*calibration.CATEGORIES, "overall")
+PINNED_CATEGORIES = {
+    "dev": (180, 136, 100, 99, 50, 20, 78, 57, 34, 754),
+    "heldout": (60, 33, 15, 16, 8, 10, 36, 9, 18, 205),
+    "fresh": (50, 29, 16, 16, 8, 8, 27, 10, 14, 178),
+    "fresh2": (76, 43, 23, 24, 12, 14, 36, 14, 22, 264),
+    "fresh3": (72, 45, 26, 28, 14, 12, 33, 16, 19, 265),
+    "fresh4": (106, 80, 44, 39, 31, 12, 35, 34, 19, 400),
+    "fresh5": (112, 86, 39, 33, 31, 12, 32, 39, 19, 403),
+    "fresh6": (116, 88, 48, 42, 34, 12, 32, 41, 20, 433),
+    "fresh7": (116, 88, 59, 44, 34, 12, 35, 41, 20, 449),
+    "fresh8": (116, 89, 64, 43, 33, 12, 37, 41, 20, 455),
+    "fresh9": (116, 89, 63, 46, 34, 12, 38, 41, 20, 459),
+}
+
+
+def test_it_is_pinned_per_category_on_every_split(tables):
+    for split, right in PINNED_CATEGORIES.items():
+        got = {c: round(r.accuracy * r.n) for c, r in tables[split].items()}
+        assert got == dict(zip(CATEGORY_ORDER, right, strict=True)), split
 
 
 def test_it_only_turns_the_hybrids_entailed_into_contradicted(outcomes):
@@ -52,12 +100,14 @@ def test_its_label_and_presence_paths_agree_with_its_verdict(outcomes):
 
 # (cases right, negations read as kept, paraphrases right) per blind split, and the hybrid's.
 PINNED = {
-    "fresh4": ((396, 2, 40), (398, 9, 49)),
+    "fresh4": ((400, 2, 44), (398, 9, 49)),
     "fresh5": ((403, 12, 39), (396, 22, 44)),
-    "fresh6": ((432, 4, 47), (433, 8, 52)),
-    "fresh7": ((448, 9, 58), (439, 21, 63)),
-    # fresh8: written after this matcher was built, measured once (blind)
-    "fresh8": ((451, 2, 60), (438, 18, 65)),
+    "fresh6": ((433, 4, 48), (433, 8, 52)),
+    "fresh7": ((449, 9, 59), (439, 21, 63)),
+    # fresh8: written after this matcher was built, measured once (blind) before the overturn
+    # threshold (451, 2, 60); fresh9: written after the threshold, measured once (blind)
+    "fresh8": ((455, 2, 64), (438, 18, 65)),
+    "fresh9": ((459, 8, 63), (444, 26, 67)),
 }
 
 
@@ -79,3 +129,72 @@ def test_the_generated_known_answers():
     unrelated = [o for o in outs if o.case.category == "unrelated"]
     assert sum(o.correct for o in own) == len(own) == 88
     assert sum(o.correct for o in unrelated) == 721
+
+
+# Statements of real replays (the planted verbatim and paraphrase capsules of corpus seed
+# 1016) that hold the fact word for word inside more: a goal with more added, a goal after a
+# lead-in. The model alone reads each one as contradicting the fact, likely enough to
+# overturn it (asserted below, so the test shows what the rule is for).
+HOLDS_VERBATIM = [
+    (
+        "goal",
+        "Migrate the cache layer from callbacks to async/await",
+        "Migrate the cache layer from callbacks to async/await, and also cover the cache layer"
+        " with the same change, and keep backwards compatibility for v1 clients of the cache"
+        " layer.",
+    ),
+    (
+        "goal",
+        "Migrate the session store from callbacks to async/await",
+        "Migrate the session store from callbacks to async/await, and also cover the HTTP"
+        " router with the same change.",
+    ),
+    (
+        "goal",
+        "Migrate the session store from callbacks to async/await, and also cover the HTTP"
+        " router with the same change",
+        "Change of plan: Migrate the session store from callbacks to async/await, and also"
+        " cover the HTTP router with the same change.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "fact", "statement"), HOLDS_VERBATIM)
+def test_a_statement_holding_the_fact_word_for_word_is_not_overturned(kind, fact, statement):
+    from soba_bench.scoring.hybrid import strip_lead
+    from soba_bench.scoring.nli import NliConfig, check_stated, get_model
+    from soba_bench.scoring.verdict import Claim, Verdict
+
+    entail, contradict, _ = get_model().probabilities([strip_lead(statement)], fact)[0]
+    assert contradict >= NliConfig().overturn > entail  # what the check would do without it
+    stated = Verdict(ENTAILED, "hybrid", statement)
+    assert check_stated(Claim(kind, fact), stated) == stated
+    matcher = get_matcher("verdict-embedding-nli")
+    assert matcher.label(Claim(kind, fact), Context.from_texts([statement])) == ENTAILED
+
+
+def test_a_reworded_statement_is_still_checked():
+    from soba_bench.scoring.nli import check_stated
+    from soba_bench.scoring.verdict import Claim, Verdict
+
+    # one word apart from the fact ("load" for "loads"): not word for word, so the model reads it
+    fact = "analytics scripts load only after the visitor accepts cookies"
+    statement = "Analytics scripts loads as soon as the page opens, before any consent."
+    verdict = check_stated(Claim("constraint", fact), Verdict(ENTAILED, "hybrid", statement))
+    assert verdict.label == CONTRADICTED
+
+
+def test_only_a_likely_contradiction_overturns():
+    """A correct rewording from dev that the model reads as a contradiction 0.56 likely: below
+    the overturn threshold the hybrid's "entailed" stands (at 0.5 it would not)."""
+    from soba_bench.scoring.nli import NliConfig, check_stated, get_model
+    from soba_bench.scoring.verdict import Claim, Verdict
+
+    fact = "use a monotonic clock for lease timeouts"
+    statement = "time lease timeouts with a monotonic clock rather than the wall clock"
+    _, contradict, _ = get_model().probabilities([statement], fact)[0]
+    assert 0.5 < contradict < NliConfig().overturn
+    stated = Verdict(ENTAILED, "hybrid", statement)
+    assert check_stated(Claim("decision", fact), stated) == stated
+    lower = check_stated(Claim("decision", fact), stated, NliConfig(overturn=0.5))
+    assert lower.label == CONTRADICTED

@@ -1,6 +1,7 @@
 """``scorer.matcher``: a sweep job scores with the matcher it names (recorded in
-``scores/scored.json``), the default leaves job keys as they were, another matcher is another
-job (named with its model files), and an unknown name is refused listing the valid ones. A
+``scores/scored.json``), a scored job's key names the matcher and its model files (another
+matcher, or another model file of one, is another job), a job that scores nothing names none,
+and an unknown name is refused listing the valid ones. A
 scored job's key names the scorers' revision, so no sweep resumes a job older scorers
 judged."""
 
@@ -13,7 +14,12 @@ import pytest
 from soba_bench.cli.main import main
 from soba_bench.errors import UnknownNameError
 from soba_bench.scoring.match import PROSE_MATCHERS
-from soba_bench.scoring.matchers import VerdictNliMatcher, get_matcher
+from soba_bench.scoring.matchers import (
+    DEFAULT_MATCHER,
+    VerdictEmbeddingNliMatcher,
+    VerdictNliMatcher,
+    get_matcher,
+)
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.jobspec import JobSpec
 from tests.builders import REPO
@@ -21,16 +27,17 @@ from tests.builders import REPO
 SMALL = REPO / "corpora" / "synthetic-small"
 
 
-def test_the_default_matcher_keeps_job_keys_and_another_is_another_job(monkeypatch):
+def test_a_scored_jobs_key_names_its_matcher_and_model_files(monkeypatch):
     default = JobSpec.from_config(compose_config(["corpus=synthetic-small"]))
-    assert "matcher" not in default.key_material()["scorer"]
-    assert default.score is not None and default.score.match.prose_matcher == "verdict-embedding"
+    scorer = default.key_material()["scorer"]
+    assert scorer["matcher"] == "verdict-embedding-nli" == DEFAULT_MATCHER
+    assert scorer["matcherModels"] == get_matcher().models
+    assert default.score is not None and default.score.match.prose_matcher == DEFAULT_MATCHER
     nli = JobSpec.from_config(
         compose_config(["corpus=synthetic-small", "scorer.matcher=verdict-nli"])
     )
     assert nli.key_material()["scorer"]["matcher"] == "verdict-nli"
     assert nli.key_material()["scorer"]["matcherModels"] == get_matcher("verdict-nli").models
-    assert "matcherModels" not in default.key_material()["scorer"]
     assert nli.score is not None and nli.score.match.prose_matcher == "verdict-nli"
     key = nli.key
     assert key != default.key
@@ -40,6 +47,12 @@ def test_the_default_matcher_keeps_job_keys_and_another_is_another_job(monkeypat
         compose_config(["corpus=synthetic-small", "scorer.matcher=verdict-nli"])
     )
     assert again.key != key
+    default_key = default.key
+    monkeypatch.setattr(VerdictEmbeddingNliMatcher, "models", "nli:000000000000")
+    assert JobSpec.from_config(compose_config(["corpus=synthetic-small"])).key != default_key
+    # a job that scores nothing depends on no matcher
+    unscored = JobSpec.from_config(compose_config(["corpus=synthetic-small", "scorer=none"]))
+    assert "matcher" not in unscored.key_material()["scorer"]
 
 
 def test_an_unknown_matcher_lists_the_valid_ones():
