@@ -66,14 +66,15 @@ def _attempt_metrics(attempts: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-def _request_savings(barriers: pd.DataFrame) -> pd.DataFrame:
-    """``savings`` per session: the share of request input tokens compaction saved,
-    ``1 - sent / uncompacted`` over every request a barrier let through, in replay order. A
-    request's uncompacted size is its effective size plus every token reclaimed before it (a
-    completed compaction lowers all later requests by exactly its net reclaim); an attempt's
-    request goes out at its tokens after when it completed, else as it came. What it costs to
-    run the session, where ``savings_ratio`` is what each compaction reclaimed: tune optimises
-    it and the Pareto front plots it."""
+def _request_tokens(barriers: pd.DataFrame) -> pd.DataFrame:
+    """Per session, over every request a barrier let through: ``input_tokens_sent``, their
+    input tokens summed (an attempt's request goes out at its tokens after when it completed,
+    else as it came), and ``savings``, the share of request input tokens compaction saved,
+    ``1 - sent / uncompacted``, in replay order. A request's uncompacted size is its effective
+    size plus every token reclaimed before it (a completed compaction lowers all later
+    requests by exactly its net reclaim). What it costs to run the session, where
+    ``savings_ratio`` is what each compaction reclaimed: tune optimises both and the Pareto
+    front plots ``savings``."""
     # A session with no compaction attempt has check lines only: no attempt columns.
     if barriers.empty or not {"kind", "canProceed", "effectiveTokens"} <= set(barriers.columns):
         return pd.DataFrame(columns=KEYS)
@@ -100,7 +101,9 @@ def _request_savings(barriers: pd.DataFrame) -> pd.DataFrame:
         .sum()
     )
     ratio = 1 - totals["sent"] / totals["uncompacted"].where(totals["uncompacted"] > 0)
-    return ratio.fillna(0.0).rename("savings").reset_index()
+    return pd.DataFrame(
+        {"savings": ratio.fillna(0.0), "input_tokens_sent": totals["sent"]}
+    ).reset_index()
 
 
 def _skip_metrics(barriers: pd.DataFrame, jobs: pd.DataFrame) -> pd.DataFrame:
@@ -185,7 +188,7 @@ def build_session_metrics(runset) -> pd.DataFrame:
     out = sessions[keep].copy()
     for part in (
         _attempt_metrics(runset.attempts),
-        _request_savings(runset.barriers),
+        _request_tokens(runset.barriers),
         _skip_metrics(runset.barriers, runset.jobs),
         _score_metrics(runset.scores, runset.jobs),
     ):

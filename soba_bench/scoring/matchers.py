@@ -142,13 +142,15 @@ class VerdictEmbeddingNliMatcher:
         return check_stated(claim, self.hybrid.judge(claim, context), self.config)
 
     def label(self, claim: Claim, context: Context) -> str:
-        label = self.hybrid.label(claim, context)
-        return self.judge(claim, context).label if label == ENTAILED else label
+        # The hybrid's label-only path embeds fewer candidates only for a fact that stays
+        # absent: an "entailed" comes with the same statement as its full verdict's, so the
+        # check reads it without a second run of the hybrid.
+        verdict = judge_hybrid(claim, context, self.hybrid.config, explain=False)
+        return check_stated(claim, verdict, self.config).label
 
     def entails(self, claim: Claim, context: Context) -> bool:
-        # The hybrid's cheaper presence test first; only a fact it finds stated is checked
-        # (label() would ask the hybrid for its label again).
-        return self.hybrid.entails(claim, context) and self.judge(claim, context).label == ENTAILED
+        # The hybrid's cheaper presence test first; only a fact it finds stated is checked.
+        return self.hybrid.entails(claim, context) and self.label(claim, context) == ENTAILED
 
 
 class _WordsMatcher:

@@ -90,28 +90,10 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return read_jsonl(path) if path.exists() else []
 
 
-def _request_tokens(lines: list[dict[str, Any]]) -> tuple[float, int]:
-    """(sent, overflows) over a session's barrier lines: the input tokens of every request a
-    barrier let through (an attempt's request goes out at its tokens after when it completed,
-    else as it came), and the simulated overflows of its summary line. The savings these
-    requests made are the shared frame's (``reports.metrics``), which reads the same lines."""
-    sent = 0.0
-    overflows = 0
-    for line in lines:
-        kind = line.get("kind")
-        if kind == "summary":
-            overflows = int(line.get("overflowErrors") or 0)
-            continue
-        if kind == "check":
-            size = float(line["effectiveTokens"])
-        elif kind == "attempt":
-            done = line.get("outcome") == COMPLETED
-            size = float(line.get("tokensAfter" if done else "tokensBefore") or 0)
-        else:
-            continue
-        if line.get("canProceed"):
-            sent += size
-    return sent, overflows
+def _overflows(lines: list[dict[str, Any]]) -> int:
+    """The simulated overflows a session's barrier log sums up in its summary line."""
+    summary = [line for line in lines if line.get("kind") == "summary"]
+    return int(summary[-1].get("overflowErrors") or 0) if summary else 0
 
 
 def _number(row: Any, column: str) -> float | None:
@@ -144,7 +126,7 @@ def session_tune_metrics(folder: Path) -> SessionMetrics:
     and ``compare`` also show (attempt counts and rates, refusals, availability, capsule
     retention, SOBA's quality, retention, failure-mode flags) are read from the one
     per-session frame, :func:`soba_bench.reports.frames.session_metrics`, and so is
-    ``savings``; only the request-token walk (``input_tokens``, ``overflows``),
+    ``savings`` and ``input_tokens``; only ``overflows`` (the barrier log's summary line),
     ``degraded_rate`` (from the barrier lines, by the report's fallback rule) and
     ``retention``'s final-input fallback for a session that never compacted are tune's own."""
     from soba_bench.reports.frames import load_runs
@@ -172,21 +154,20 @@ def session_tune_metrics(folder: Path) -> SessionMetrics:
         completed = [
             x for x in lines if x.get("kind") == "attempt" and x.get("outcome") == COMPLETED
         ]
-        sent, overflows = _request_tokens(lines)
         recall = _number(frame, "recall")
         if recall is None:  # never compacted: the final input
             recall = final.get(name)
         stuck = _number(frame, "fm.blocked_forever")
         out[name] = {
             "savings": _number(frame, "savings"),
-            "input_tokens": sent,
+            "input_tokens": _number(frame, "input_tokens_sent") or 0.0,
             "availability": _number(frame, "availability"),
             "retention": recall,
             "capsule_retention": _number(frame, "capsule_recall"),
             "soba_quality": _number(frame, "soba_quality_score"),
             "soba_quality_pass_rate": _number(frame, "soba_quality_pass"),
             "refused": _number(frame, "blocked") or 0.0,
-            "overflows": float(overflows),
+            "overflows": float(_overflows(lines)),
             "blocked_forever": (1.0 if stuck else 0.0) if scored else None,
             "degraded_rate": _fallback_rate(completed, record.summarizer_name),
             "failed_rate": _rate(frame, "failed", "attempts"),

@@ -198,3 +198,22 @@ def test_only_a_likely_contradiction_overturns():
     assert check_stated(Claim("decision", fact), stated) == stated
     lower = check_stated(Claim("decision", fact), stated, NliConfig(overturn=0.5))
     assert lower.label == CONTRADICTED
+
+
+def test_the_hybrids_label_only_entailment_is_its_full_verdict():
+    """What label() rests on: where the hybrid reads a fact as stated, its label-only path
+    gives the same verdict (the same statement for the check to read) as its full one."""
+    from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid
+
+    entailed = 0
+    for split in ("fresh7", "fresh9"):
+        for case in calibration.load_cases(DATA / f"{split}.jsonl"):
+            full = judge_hybrid(case.claim, Context.from_texts(case.context), HybridConfig())
+            fast = judge_hybrid(
+                case.claim, Context.from_texts(case.context), HybridConfig(), explain=False
+            )
+            assert fast.label == full.label
+            if full.label == ENTAILED:
+                assert fast == full, case.id
+                entailed += 1
+    assert entailed > 300

@@ -8,11 +8,11 @@ import pytest
 
 from soba_bench.jsonio import read_jsonl
 from soba_bench.reports import frames
-from soba_bench.reports.metrics import _request_savings
+from soba_bench.reports.metrics import _request_tokens
 from soba_bench.runs import RunLayout
 from soba_bench.sweep.app import compose_config
 from soba_bench.sweep.job import JobContext, run_job
-from soba_bench.tune.metrics import _request_tokens, corpus_metrics, session_tune_metrics
+from soba_bench.tune.metrics import _overflows, corpus_metrics, session_tune_metrics
 
 
 def test_savings_count_every_sent_request_against_its_uncompacted_size():
@@ -40,13 +40,14 @@ def test_savings_count_every_sent_request_against_its_uncompacted_size():
         {"kind": "check", "effectiveTokens": 999, "canProceed": False},  # refused: not sent
         {"kind": "summary", "overflowErrors": 2},
     ]
-    sent, overflows = _request_tokens(lines)
-    assert sent == 100 + 200 + 120 + 150 + 160
-    assert overflows == 2
-    # The savings the shared frame computes from the same lines (a table's rows): the
-    # uncompacted sizes add every token reclaimed before each request.
+    assert _overflows(lines) == 2
+    # The shared frame reads the same lines as a table's rows: the tokens sent, and the
+    # savings, whose uncompacted sizes add every token reclaimed before each request.
     rows = pd.DataFrame([{"job_id": "j", "session": "s", **line} for line in lines])
-    (savings,) = _request_savings(rows)["savings"]
+    ((sent, savings),) = _request_tokens(rows)[["input_tokens_sent", "savings"]].itertuples(
+        index=False
+    )
+    assert sent == 100 + 200 + 120 + 150 + 160
     assert savings == pytest.approx(1 - sent / (100 + 200 + 300 + 330 + 340))
 
 
@@ -101,6 +102,7 @@ def test_session_metrics_read_a_real_job_folder(tmp_path):
             if line["canProceed"]:
                 sent, uncompacted = sent + size, uncompacted + size + reclaimed
         assert values["savings"] == pytest.approx(1 - sent / uncompacted)
+        assert values["input_tokens"] == row["input_tokens_sent"] == sent
         assert values["retention"] == row["recall"]
         assert values["availability"] == row["availability"]
         assert values["capsule_retention"] == row["capsule_recall"]
