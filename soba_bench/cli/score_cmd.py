@@ -49,10 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--prose-matcher",
         default=MatchConfig().prose_matcher,
         metavar="|".join(PROSE_MATCHERS),
-        help="how facts are matched: verdict-embedding-nli (default: verdict-embedding, each prose "
-        "fact it reads as stated checked by the cross-encoder of verdict-nli), verdict-embedding "
-        "(entailed / contradicted / "
-        "absent by state-aware rules, plus a local sentence-embedding model for rewordings), "
+        help="how facts are matched: verdict-embedding-nli (default: verdict-embedding, each "
+        "prose fact it reads as stated checked by the cross-encoder of verdict-nli), "
+        "verdict-embedding (entailed / contradicted / absent by state-aware rules, plus a local "
+        "sentence-embedding model for rewordings), "
         "verdict-nli (the rules for state facts, a cross-encoder trained for this project for "
         "prose), verdict (the rules alone), fuzzy (word containment, then rapidfuzz) or "
         "embedding (word containment, then sentence embeddings)",

@@ -63,8 +63,9 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 # (tests/unit/scoring/test_scores_revision.py) fails when the records change and it was not.
 # 1 (2026-12-06): the first recorded; a peer's pinned items are in its model input.
 # 2 (2026-12-06): the default matcher is verdict-embedding-nli, whose check leaves a statement
-#   holding the fact word for word to the rules (the digest below uses the rules alone, so
-#   it is unchanged; the revision is not).
+#   holding the fact word for word to the rules and overturns only a contradiction at least
+#   0.9 likely (the golden test's digest uses the rules alone, so it is unchanged; the
+#   revision is not).
 SCORES_REVISION = 2
 
 
