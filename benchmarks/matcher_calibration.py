@@ -4,14 +4,15 @@ dev split (the default matcher's rules were written looking at it), the held-out
 built), the fresh2 split (committed before the round-2 rule fixes were measured on it), the
 fresh3 split (committed before the round-3 rule fixes were measured on it), the fresh4 split
 (written by a session that never read the matcher, committed before any matcher ran on it;
-blind for round 4), the fresh5 split (likewise, blind for round 5), and the fresh6 and fresh7
-splits (likewise, each measured once after the last change); and the generated
+blind for round 4), the fresh5 split (likewise, blind for round 5), and the fresh6 to fresh9
+splits (likewise, each measured once after the last change; every split file is measured by
+default); and the generated
 known-answer cases (``generated``: each prose fact of generated sessions against the message
 that introduced it, and against other facts' messages that share a word with it; see
 ``calibration.generated_cases``). See tests/data/calibration/README.md.
 
     python benchmarks/matcher_calibration.py [--matchers verdict-embedding verdict fuzzy]
-        [--splits dev heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 generated]
+        [--splits dev heldout fresh fresh2 ... fresh9 generated]
         [--errors]
 
 A matcher whose model is not installed is reported as unavailable rather than failing the
@@ -32,17 +33,18 @@ from soba_bench.scoring.matchers import DEFAULT_MATCHER, MATCHERS, get_matcher
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "calibration"
 
 
+def written_splits() -> list[str]:
+    """Every split file of the calibration set, in the order they were written: dev, heldout,
+    fresh, fresh2, fresh3, ... (a new blind split is measured without naming it)."""
+    order = {"dev": -2, "heldout": -1, "fresh": 1}
+    names = [p.stem for p in DATA.glob("*.jsonl")]
+    return sorted(names, key=lambda n: order[n] if n in order else int(n.removeprefix("fresh")))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matchers", nargs="+", default=MATCHERS.names())
-    parser.add_argument(
-        "--splits",
-        nargs="+",
-        default=[
-            *("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"),
-            *("fresh7", "generated"),
-        ],
-    )
+    parser.add_argument("--splits", nargs="+", default=[*written_splits(), "generated"])
     parser.add_argument("--errors", action="store_true")
     args = parser.parse_args()
     try:
