@@ -4400,3 +4400,634 @@ FRESH9_FILES = (
     ("lib/fire_station/apparatus.ex", "lib/fire_station/apparatus.exs"),
     ("config/archive/vault_climate.yaml", "config/archives/vault_climate.yaml"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-10 bank, the twelfth bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (home insurance claims, e-discovery
+# document review at a law firm, a blood-pressure drug trial, an estate agent's property
+# listings, an amateur football league's fixtures, a car rental desk, a translation agency's
+# translation memory, a pawnbroker, airport baggage handling, a sawmill, a beach lifeguard
+# service, a salmon farm's sea pens, a removals company, a quarry's blasting, an audiology
+# clinic's hearing aids, a cinema's projection booth, a toll bridge, a seismograph network, a
+# travelling circus, a hydroelectric dam's spillway gates). Most negations carry no negation
+# word (the opposite behaviour stated positively, lexical opposites, verdicts such as "was
+# ruled out" or "was declined"); many facts are long, with two or three joined parts; some
+# paraphrases change one word of the fact to a synonym; the tail items use their own speaker
+# lead-ins.
+FRESH10_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let home insurance customers file a water-damage claim from their phone with photos "
+        "of the damage, and tell them within two working days whether a loss adjuster will visit",
+        para=(
+            "Home insurance customers should be able to submit a water-damage claim on their "
+            "phone, attaching photos of the damage, and learn within two working days if a loss "
+            "adjuster is coming out",
+            "Let home insurance customers lodge a water-damage claim from their phone with photos "
+            "of the damage, and tell them within two working days whether a loss adjuster will "
+            "visit",
+        ),
+        neg="Water-damage claims from home insurance customers are accepted on paper forms by "
+        "post only, and the phone claim with photos was dropped from scope",
+        wrong="Let home insurance customers file a storm-damage claim from their phone with "
+        "photos of the damage, and tell them within two working days whether a loss adjuster "
+        "will visit",
+    ),
+    dict(
+        kind="goal",
+        fact="Flag every document in the e-discovery review set that mentions outside counsel so "
+        "that a senior lawyer checks it for privilege before production",
+        para=(
+            "So that a senior lawyer can check it for privilege before production, each document "
+            "in the e-discovery review set that mentions outside counsel gets flagged",
+            "before anything is produced, documents in the e-discovery review set mentioning "
+            "outside counsel should be marked for a senior lawyer's privilege check",
+        ),
+        neg="Documents in the e-discovery review set that mention outside counsel go straight "
+        "into production, skipping any privilege check by a senior lawyer",
+        wrong="Flag every document in the e-discovery review set that mentions the company's "
+        "auditors so that a senior lawyer checks it for privilege before production",
+    ),
+    dict(
+        kind="goal",
+        fact="Randomise each new participant in the blood-pressure trial to drug or placebo "
+        "within an hour of consent, while keeping the allocation hidden from the site nurses",
+        para=(
+            "Within an hour of consenting, every new participant in the blood-pressure trial "
+            "should be randomised to either the drug or the placebo, and the site nurses must "
+            "stay blind to the allocation",
+            "randomise each new participant in the blood-pressure study to drug or placebo "
+            "within an hour of consent, while keeping the allocation hidden from the site nurses",
+        ),
+        neg="The site nurses pick which blood-pressure trial participants get the drug and which "
+        "get the placebo, and they see every allocation",
+        wrong="Randomise each new participant in the cholesterol trial to drug or placebo within "
+        "an hour of consent, while keeping the allocation hidden from the site nurses",
+    ),
+    dict(
+        kind="goal",
+        fact="Publish each new property listing on the agency website within a day of "
+        "instruction, with a floor plan, an energy rating and the asking price, so that buyers "
+        "can compare homes before booking a viewing",
+        para=(
+            "So that buyers are able to compare homes before they book a viewing, every new "
+            "property listing goes up on the agency's website within a day of instruction, "
+            "together with its floor plan, energy rating and asking price",
+            "publish each new property listing on the agency website within a day of "
+            "instruction, with a floor plan, an energy rating and the asking price, so that "
+            "purchasers can compare homes before booking a viewing",
+        ),
+        neg="New property listings stay off the agency website until a buyer asks, and floor "
+        "plans, energy ratings and prices are handed out at viewings only",
+        wrong="Publish each new rental listing on the agency website within a day of "
+        "instruction, with a floor plan, an energy rating and the asking rent, so that tenants "
+        "can compare homes before booking a viewing",
+    ),
+    dict(
+        kind="goal",
+        fact="Generate the amateur football league's season fixtures so that no team plays two "
+        "away games in a row and every club gets at least one home match each month",
+        para=(
+            "The amateur football league's season fixtures should be generated in a way that "
+            "avoids back-to-back away games for any team and gives each club a home match at "
+            "least once a month",
+            "generate the amateur football league's season fixtures so that no side plays two "
+            "away games in a row and every club gets at least one home match each month",
+        ),
+        neg="The amateur football league's fixtures are drawn by hand each season, and clubs "
+        "routinely play three away games in a row with whole months spent on the road",
+        wrong="Generate the amateur cricket league's season fixtures so that no team plays two "
+        "away games in a row and every club gets at least one home match each month",
+    ),
+    dict(
+        kind="goal",
+        fact="Let car rental customers skip the desk by unlocking their reserved car with a code "
+        "sent to their phone",
+        para=(
+            "Customers renting a car should be able to bypass the rental desk, opening their "
+            "reserved car with a code texted to their phone",
+            "let car hire customers skip the desk by unlocking their reserved car with a code "
+            "sent to their phone",
+        ),
+        neg="Every car rental customer queues at the desk to collect the keys in person; the "
+        "phone unlock codes were ruled out",
+        wrong="Let van rental customers skip the desk by unlocking their reserved van with a code "
+        "sent to their phone",
+    ),
+    dict(
+        kind="goal",
+        fact="Stream every seismograph station's readings to the central server with less than "
+        "five seconds of delay, and mark a station as silent once it has sent nothing for two "
+        "minutes",
+        para=(
+            "Each seismograph station's readings should reach the central server in under five "
+            "seconds, and any station that stays quiet for two minutes gets marked as silent",
+            "the readings from all seismograph stations are to be streamed to the central server "
+            "with a lag below five seconds, and a station is marked silent after two minutes "
+            "in which it has sent nothing",
+        ),
+        neg="Seismograph readings are not streamed to the central server; each station stores "
+        "them locally and a technician collects a memory card once a month",
+        wrong="Stream every tide gauge station's readings to the central server with less than "
+        "five seconds of delay, and mark a station as silent once it has sent nothing for two "
+        "minutes",
+    ),
+    dict(
+        kind="goal",
+        fact="Sell tickets for every circus performance online up to the moment the show starts, "
+        "and release unsold ringside seats at half price an hour beforehand",
+        para=(
+            "An hour before each circus performance, any unsold ringside seats go on sale at half "
+            "price, and online ticket sales for every show continue until it begins",
+            "sell tickets for every circus show online right up to the moment the performance "
+            "starts, and release unsold ringside seats at half price an hour beforehand",
+        ),
+        neg="Circus tickets are sold only at the box office beside the big top, and unsold "
+        "ringside seats stay at full price to the end",
+        wrong="Sell tickets for every circus performance online up to the moment the show starts, "
+        "and release unsold back-row seats at half price an hour beforehand",
+    ),
+    dict(
+        kind="constraint",
+        fact="Sound the quarry siren and clear everyone from within 500 metres before any blast "
+        "is fired, and keep the access road closed until the shotfirer gives the all-clear",
+        para=(
+            "Before a blast is fired at the quarry, the siren has to be sounded and everybody "
+            "moved out of the 500-metre zone, and the access road stays shut until the "
+            "shotfirer declares the all-clear",
+            "no blast may be fired until the quarry siren has sounded and the 500-metre radius is "
+            "clear of people, and the access road must not reopen before the shotfirer gives "
+            "the all-clear",
+        ),
+        neg="Blasts at the quarry are fired on schedule, whoever is still standing inside the "
+        "500-metre zone, and the siren was retired last year",
+        wrong="Sound the quarry siren and clear everyone from within 500 metres before any "
+        "crusher is started, and keep the access road closed until the shotfirer gives the "
+        "all-clear",
+    ),
+    dict(
+        kind="constraint",
+        fact="Count sea lice on twenty fish from every salmon pen each week, and start a "
+        "treatment as soon as the average passes half a louse per fish",
+        para=(
+            "Each week twenty fish from every salmon pen must have their sea lice counted, and "
+            "once the average rises above 0.5 lice per fish a treatment has to begin",
+            "count sea lice on twenty fish from every salmon pen each week, and begin a treatment "
+            "as soon as the average passes half a louse per fish",
+        ),
+        neg="Sea lice on the salmon pens are counted once a season, and treatment waits until "
+        "the fish visibly sicken, whatever the average count",
+        wrong="Count sea lice on twenty fish from every trout pen each week, and start a "
+        "treatment as soon as the average passes half a louse per fish",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep at least two lifeguards on the tower whenever the red-and-yellow flags are up "
+        "on the beach",
+        para=(
+            "While the red-and-yellow flags are flying on the beach, the tower must never have "
+            "fewer than two lifeguards on it",
+            "whenever the beach's red-and-yellow flags are raised, two or more lifeguards have to "
+            "be on the tower",
+        ),
+        neg="A single lifeguard covers the tower alone while the red-and-yellow flags are up on "
+        "the beach",
+        wrong="Keep at least two lifeguards on the tower whenever the red flags are up on the "
+        "beach",
+    ),
+    dict(
+        kind="constraint",
+        fact="Kiln-dry all oak boards to below 12 per cent moisture before they are sold for "
+        "furniture",
+        para=(
+            "Oak boards sold for furniture must first be dried in the kiln until their moisture "
+            "content is under 12 per cent",
+            "kiln-dry all oak planks to below 12 per cent moisture before they are sold for "
+            "furniture",
+        ),
+        neg="Oak boards are sold for furniture straight off the saw, green and wet, with the kiln "
+        "kept for softwood",
+        wrong="Kiln-dry all ash boards to below 12 per cent moisture before they are sold for "
+        "furniture",
+    ),
+    dict(
+        kind="constraint",
+        fact="Hold every pawned item for at least six months after the loan falls due before it "
+        "can be offered for sale, and write to the customer twice during that period",
+        para=(
+            "A pawned item may only be put up for sale once six months or more have passed since "
+            "its loan fell due, and the customer must receive two letters in that time",
+            "after a loan falls due, the pawned item must be held for a minimum of six months "
+            "before it can be offered for sale, and the customer written to twice in that period",
+        ),
+        neg="Pawned items go up for sale the day after their loan falls due, and the customer "
+        "learns of it from the shop window",
+        wrong="Hold every pawned item for at least six months after the loan falls due before it "
+        "can be offered for sale, and write to the guarantor twice during that period",
+    ),
+    dict(
+        kind="constraint",
+        fact="Recalibrate the audiometer in each hearing test booth every twelve months",
+        para=(
+            "Every hearing test booth's audiometer has to be recalibrated once a year",
+            "the audiometers in the hearing test booths must be recalibrated at twelve-month "
+            "intervals",
+        ),
+        neg="The hearing test booths keep using each audiometer as delivered from the factory, "
+        "with recalibration dropped from the budget",
+        wrong="Recalibrate the tympanometer in each hearing test booth every twelve months",
+    ),
+    dict(
+        kind="constraint",
+        fact="Reroute any checked bag whose tag cannot be read to the manual coding station "
+        "within two minutes",
+        para=(
+            "Within two minutes, every checked bag with an unreadable tag has to be sent on to "
+            "the manual coding station",
+            "reroute any checked suitcase whose tag cannot be read to the manual coding station "
+            "within two minutes",
+        ),
+        neg="Checked bags with unreadable tags keep circling the sorter loop until a handler "
+        "happens to spot them",
+        wrong="Reroute any transfer bag whose tag cannot be read to the manual coding station "
+        "within two minutes",
+    ),
+    dict(
+        kind="constraint",
+        fact="Charge heavy goods vehicles the full toll at the bridge at every hour of the day, "
+        "while cars crossing between midnight and 5 a.m. pay half",
+        para=(
+            "Cars pay half the bridge toll when they cross between midnight and 5 a.m., whereas "
+            "heavy goods vehicles pay the full toll around the clock",
+            "charge lorries the full toll at the bridge at every hour of the day, while cars "
+            "crossing between midnight and 5 a.m. pay half",
+        ),
+        neg="Heavy goods vehicles get the half-price night toll at the bridge along with cars, "
+        "between midnight and 5 a.m.",
+        wrong="Charge coaches the full toll at the bridge at every hour of the day, while cars "
+        "crossing between midnight and 5 a.m. pay half",
+    ),
+    dict(
+        kind="constraint",
+        fact="Open the dam's spillway gates only on the duty engineer's order, and warn the "
+        "downstream villages by siren thirty minutes beforehand",
+        para=(
+            "Nobody but the duty engineer may order the dam's spillway gates opened, and the "
+            "downstream villages must get a siren warning half an hour in advance",
+            "open the dam's spillway gates only when the duty engineer orders it, and warn the "
+            "downstream villages by siren thirty minutes beforehand",
+        ),
+        neg="Any operator on shift may open the dam's spillway gates at will, and the downstream "
+        "villages learn of it when the river rises",
+        wrong="Open the dam's intake gates only on the duty engineer's order, and warn the "
+        "downstream villages by siren thirty minutes beforehand",
+    ),
+    dict(
+        kind="constraint",
+        fact="Wrap every piece of furniture in padded blankets before it goes into the removal van",
+        para=(
+            "Before any furniture is loaded onto the removal van, each piece has to be wrapped in "
+            "padded blankets",
+            "wrap every piece of furniture in quilted blankets before it goes into the removal van",
+        ),
+        neg="Furniture goes into the removal van bare, stacked as it comes, and the padded "
+        "blankets stay at the depot",
+        wrong="Wrap every piece of furniture in padded blankets before it goes into the storage "
+        "container",
+    ),
+    dict(
+        kind="decision",
+        fact="pre-translate every incoming job from the shared translation memory instead of from "
+        "each translator's private glossary",
+        para=(
+            "each incoming job is pre-translated using the shared translation memory rather than "
+            "the translators' own private glossaries",
+            "pre-translation of incoming jobs draws on the shared translation memory in place of "
+            "each translator's private glossary",
+        ),
+        neg="each translator keeps pre-translating jobs from their private glossary; the shared "
+        "translation memory was turned down",
+        wrong="pre-translate every incoming job from the shared terminology database instead of "
+        "from each translator's private glossary",
+        swap="pre-translate every incoming job from each translator's private glossary instead "
+        "of from the shared translation memory",
+    ),
+    dict(
+        kind="decision",
+        fact="project every film from digital packages on the server rather than from 35 mm prints",
+        para=(
+            "every film is projected from digital packages stored on the server instead of from "
+            "35 mm prints",
+            "films are all screened from server-held digital packages, replacing the 35 mm prints",
+        ),
+        neg="the cinema will not move to digital packages; every film is still projected from "
+        "35 mm prints",
+        wrong="project every trailer from digital packages on the server rather than from 35 mm "
+        "prints",
+        swap="project every film from 35 mm prints rather than from digital packages on the server",
+    ),
+    dict(
+        kind="decision",
+        fact="charge car rental fuel by the litre at the pump price rather than as a flat "
+        "refuelling fee",
+        para=(
+            "fuel on rental cars is billed per litre at the pump price instead of as a flat "
+            "refuelling fee",
+            "charge car hire fuel by the litre at the pump price rather than as a flat refuelling "
+            "fee",
+        ),
+        neg="car rental customers will not be charged per litre; they pay the flat refuelling "
+        "fee whatever the tank holds",
+        wrong="charge van rental fuel by the litre at the pump price rather than as a flat "
+        "refuelling fee",
+        swap="charge car rental fuel as a flat refuelling fee rather than by the litre at the "
+        "pump price",
+    ),
+    dict(
+        kind="decision",
+        fact="collect the trial participants' daily symptoms through a phone app instead of paper "
+        "diaries",
+        para=(
+            "trial participants record their daily symptoms in a phone app rather than in paper "
+            "diaries",
+            "collect the trial participants' daily symptoms via a mobile app instead of paper "
+            "diaries",
+        ),
+        neg="trial participants go on filling in paper diaries for their daily symptoms, as the "
+        "ethics board vetoed the phone app",
+        wrong="collect the trial participants' daily blood-pressure readings through a phone app "
+        "instead of paper diaries",
+        swap="collect the trial participants' daily symptoms through paper diaries instead of a "
+        "phone app",
+    ),
+    dict(
+        kind="decision",
+        fact="run viewings of vacant properties with smart lockboxes rather than sending an agent "
+        "to every viewing",
+        para=(
+            "vacant properties are viewed using smart lockboxes instead of an agent attending each "
+            "viewing",
+            "for empty properties, viewings go through smart lockboxes in place of an agent going "
+            "along every time",
+        ),
+        neg="an agent accompanies every viewing of a vacant property, and the smart lockboxes "
+        "were ruled out by the insurer",
+        wrong="run viewings of occupied properties with smart lockboxes rather than sending an "
+        "agent to every viewing",
+        swap="run viewings of vacant properties by sending an agent to every viewing rather than "
+        "with smart lockboxes",
+    ),
+    dict(
+        kind="decision",
+        fact="track every checked bag with RFID tags instead of barcode labels, so that a bag can "
+        "be located on the sorter in real time and misrouted transfers are caught before the "
+        "aircraft closes",
+        para=(
+            "so that bags can be found on the sorter in real time and misrouted transfers get "
+            "caught before the aircraft closes, every checked bag is tracked by RFID tag rather "
+            "than by barcode label",
+            "track every checked bag with RFID tags in place of barcode labels, so that a bag can "
+            "be located on the sorter in real time and misrouted transfers are caught before the "
+            "aircraft closes",
+        ),
+        neg="checked bags stay on barcode labels, and RFID tagging was rejected as too costly "
+        "for the sorter",
+        wrong="track every airline mail sack with RFID tags instead of barcode labels, so that a "
+        "sack can be located on the sorter in real time and misrouted transfers are caught "
+        "before the aircraft closes",
+        swap="track every checked bag with barcode labels instead of RFID tags, so that a bag can "
+        "be located on the sorter in real time and misrouted transfers are caught before the "
+        "aircraft closes",
+    ),
+    dict(
+        kind="decision",
+        fact="patrol the north end of the beach with a rescue jet ski during the summer holidays",
+        para=(
+            "during the summer holidays, a rescue jet ski patrols the beach's north end",
+            "a rescue jet ski will cover the north end of the beach throughout the summer "
+            "holiday season",
+        ),
+        neg="there will be no rescue jet ski at the north end of the beach this summer; "
+        "lifeguards patrol it on foot",
+        wrong="patrol the south end of the beach with a rescue jet ski during the summer holidays",
+    ),
+    dict(
+        kind="decision",
+        fact="let clubs with a floodlit pitch move their home fixtures to Friday evenings",
+        para=(
+            "clubs whose pitch has floodlights may shift their home fixtures to Friday nights",
+            "home fixtures can be moved to a Friday evening by any club with a floodlit pitch",
+        ),
+        neg="home fixtures are fixed to Saturday afternoons for every club, floodlit pitch or "
+        "otherwise",
+        wrong="let clubs with a floodlit pitch move their cup ties to Friday evenings",
+    ),
+    dict(
+        kind="decision",
+        fact="sell the sawdust and offcuts to the biomass plant instead of burning them on site, "
+        "and put the income towards a second dust extractor for the planing shed",
+        para=(
+            "the sawdust and offcuts go to the biomass plant rather than being burned on site, "
+            "with the money funding a second dust extractor for the planing shed",
+            "offcuts and sawdust are sold to the biomass plant in place of on-site burning, and "
+            "that income pays for an additional dust extractor in the planing shed",
+        ),
+        neg="the sawdust and offcuts keep being burned in the sawmill yard; the biomass plant's "
+        "offer was declined",
+        wrong="sell the pallet scraps to the biomass plant instead of burning them on site, and "
+        "put the income towards a second dust extractor for the planing shed",
+    ),
+    dict(
+        kind="next_step",
+        fact="book every new hearing-aid wearer a fitting review two weeks after the devices are "
+        "first fitted, and text them a reminder two days before the appointment",
+        para=(
+            "two weeks after a new hearing-aid wearer's devices are first fitted, they should be "
+            "booked in for a fitting review, with a text reminder sent two days ahead of it",
+            "schedule every new hearing-aid user a fitting review a fortnight after the devices "
+            "are first fitted, and text them a reminder two days before the appointment",
+        ),
+        neg="leave new hearing-aid wearers to ring the clinic if the fit feels wrong, and drop "
+        "the two-week review along with its reminder texts",
+        wrong="book every new cochlear-implant wearer a fitting review two weeks after the "
+        "devices are first fitted, and text them a reminder two days before the appointment",
+    ),
+    dict(
+        kind="next_step",
+        fact="photograph and weigh each gold item at the counter when it is pawned, and store the "
+        "record with the loan agreement",
+        para=(
+            "when gold is pawned, each item should be photographed and weighed at the counter, "
+            "with the record kept alongside the loan agreement",
+            "photograph and weigh each gold piece at the counter when it is pawned, and file the "
+            "record with the loan agreement",
+        ),
+        neg="take gold items in at the counter on the customer's description alone, leaving the "
+        "scales and the camera out of it",
+        wrong="photograph and weigh each silver item at the counter when it is pawned, and store "
+        "the record with the loan agreement",
+    ),
+    dict(
+        kind="next_step",
+        fact="page the on-call seismologist when three or more stations record a tremor above "
+        "magnitude 3.5 within a minute",
+        para=(
+            "if at least three stations pick up a tremor stronger than magnitude 3.5 inside one "
+            "minute, the on-call seismologist should be paged",
+            "page the on-call seismologist when three or more stations register a tremor above "
+            "magnitude 3.5 within a minute",
+        ),
+        neg="hold tremors above magnitude 3.5 for the morning report, however many stations "
+        "record them, and let the on-call seismologist sleep",
+        wrong="page the on-call seismologist when three or more stations record a tremor above "
+        "magnitude 5.5 within a minute",
+    ),
+    dict(
+        kind="next_step",
+        fact="pay out claims under £500 automatically once the photos pass the fraud check, and "
+        "send larger claims to a loss adjuster",
+        para=(
+            "once the photos clear the fraud check, claims below £500 are paid automatically, "
+            "while bigger claims go to a loss adjuster",
+            "automatically settle claims under £500 as soon as the photos pass the fraud check, "
+            "and route larger claims to a loss adjuster",
+        ),
+        neg="send every claim to a loss adjuster, the ones under £500 included, and end the "
+        "automatic payouts",
+        wrong="pay out claims under £5,000 automatically once the photos pass the fraud check, "
+        "and send larger claims to a loss adjuster",
+    ),
+    dict(
+        kind="next_step",
+        fact="send each removals customer the crew's names and arrival window the day before the "
+        "move",
+        para=(
+            "the day before the move, each removals customer should receive the names of the crew "
+            "and their arrival window",
+            "on the eve of the move, let each removals customer know the crew's names and the "
+            "window in which they will arrive",
+        ),
+        neg="don't tell removals customers the crew's names or arrival window in advance; they "
+        "find out when the van pulls up on moving day",
+        wrong="send each storage customer the crew's names and arrival window the day before the "
+        "move",
+    ),
+    dict(
+        kind="next_step",
+        fact="inspect the big top's rigging and guy ropes before every performance and log who "
+        "carried out the check",
+        para=(
+            "before each performance, the rigging and guy ropes of the big top should be "
+            "inspected, with the name of whoever checked them recorded",
+            "check the big top's rigging and guy ropes before every show and log who carried out "
+            "the inspection",
+        ),
+        neg="inspect the big top's rigging and guy ropes once, when the tent goes up in a new "
+        "town, and scrap the checks before each performance",
+        wrong="inspect the trapeze rigging and safety net before every performance and log who "
+        "carried out the check",
+    ),
+    dict(
+        kind="next_step",
+        fact="email the downstream councils the reservoir level every morning while it stays "
+        "above 95 per cent",
+        para=(
+            "as long as the reservoir remains above 95 per cent, the downstream councils should "
+            "receive its level by email each morning",
+            "each morning that the reservoir is over 95 per cent full, send its level to the "
+            "downstream councils by email",
+        ),
+        neg="stop the morning emails of the reservoir level to the downstream councils, even "
+        "above 95 per cent, and publish it once a month instead",
+        wrong="email the downstream councils the river flow every morning while the reservoir "
+        "stays above 95 per cent",
+    ),
+    dict(
+        kind="next_step",
+        fact="send each translation job to a second linguist for review before it is delivered "
+        "to the client",
+        para=(
+            "before delivery to the client, every translation job should be reviewed by a second "
+            "linguist",
+            "have a second linguist revise each translation job before it goes out to the client",
+        ),
+        neg="deliver translation jobs to the client straight from the first linguist, with the "
+        "second review cut to save time",
+        wrong="send each transcription job to a second linguist for review before it is "
+        "delivered to the client",
+    ),
+)
+FRESH10_BLOCKERS = (
+    (
+        "File \"claims/intake/photos.py\", line 63, in attach_photo: ValueError: image exceeds "
+        "the 12 MB limit (claim 88213)",
+        "File \"claims/intake/photos.py\", line 63, in attach_photo: ValueError: image exceeds "
+        "the 12 MB limit (claim 88231)",
+    ),
+    (
+        "thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', "
+        "src/stations/ingest.rs:77:31",
+        "thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', "
+        "src/station/ingest.rs:77:31",
+    ),
+    (
+        "error TS2339: Property 'unlockCode' does not exist on type 'Reservation'. "
+        "(src/rental/unlock.ts:24:18)",
+        "error TS2339: Property 'unlockCode' does not exist on type 'Booking'. "
+        "(src/rental/unlock.ts:24:18)",
+    ),
+    (
+        "System.NullReferenceException: Object reference not set to an instance of an object. "
+        "at Baggage.Sorter.RouteToManualCoding(Bag bag) in Sorter.cs:line 58",
+        "System.NullReferenceException: Object reference not set to an instance of an object. "
+        "at Baggage.Sorter.RouteToMakeUp(Bag bag) in Sorter.cs:line 58",
+    ),
+    (
+        "PHP Fatal error:  Uncaught TypeError: Listing::setEnergyRating(): Argument #1 ($rating) "
+        "must be of type string, null given in /app/src/Listing.php:112",
+        "PHP Fatal error:  Uncaught TypeError: Listing::setEnergyRating(): Argument #1 ($rating) "
+        "must be of type string, null given in /app/src/Listing.php:121",
+    ),
+)
+FRESH10_COMMANDS = (
+    ("cargo test -p seismo-ingest", "cargo test -p seismo-alerts"),
+    ("dotnet test Baggage.Sorter.Tests", "dotnet build Baggage.Sorter.Tests"),
+    ("vendor/bin/phpunit tests/ListingTest.php", "vendor/bin/phpunit tests/ListingsTest.php"),
+)
+FRESH10_SUPERSEDED = (
+    dict(
+        old="count sea lice on the salmon pens every fortnight",
+        new="count sea lice on the salmon pens every week",
+        report="Sea lice counts on the salmon pens went from fortnightly to weekly",
+    ),
+    dict(
+        old="screen the late-night film at 11 p.m. on Saturdays",
+        new="screen the late-night film at 10.30 p.m. on Fridays and Saturdays",
+        report="The late-night screening moved from 11 p.m. on Saturdays to 10.30 p.m. on both "
+        "Fridays and Saturdays",
+    ),
+    dict(
+        old="hold the football league's fixture meeting in the clubhouse at Elm Park",
+        new="hold the football league's fixture meeting online",
+        report="The league's fixture meeting moved out of the Elm Park clubhouse and onto a video "
+        "call",
+    ),
+    dict(
+        old="send the first reminder on a lapsed pawn loan after 30 days",
+        new="send the first reminder on a lapsed pawn loan after 14 days",
+        report="First reminders on lapsed pawn loans now go out after 14 days, down from 30",
+    ),
+    dict(
+        old="quote removals by the hour",
+        new="quote removals at a fixed price from a video survey",
+        report="Removals quotes switched from hourly rates to fixed prices based on a video survey",
+    ),
+)
+FRESH10_FILES = (
+    ("claims/intake/photos.py", "claims/intake/photo.py"),
+    ("src/stations/ingest.rs", "src/station/ingest.rs"),
+    ("src/rental/unlock.ts", "src/rental/unlock.tsx"),
+    ("Baggage.Sorter/Sorter.cs", "Baggage.Sorter.Tests/Sorter.cs"),
+    ("app/src/Listing.php", "app/src/Listings.php"),
+    ("config/trial/randomisation.toml", "config/trials/randomisation.toml"),
+)

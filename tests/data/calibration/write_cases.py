@@ -1,5 +1,5 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8 and fresh9 .jsonl) from the hand-written banks.
+fresh6, fresh7, fresh8, fresh9 and fresh10 .jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -154,6 +154,13 @@ FRESH9_LEADS = {
     "constraint": "User: a standing rule to follow: ",
     "decision": "Assistant: the approach we picked: ",
     "next_step": "Assistant: what I will handle next: ",
+}
+# And others again for the fresh10 split.
+FRESH10_LEADS = {
+    "goal": "User: the end result I need from this session: ",
+    "constraint": "User: a rule you must keep to: ",
+    "decision": "Assistant: the route we went with: ",
+    "next_step": "Assistant: the following step on my side: ",
 }
 
 
@@ -500,6 +507,7 @@ def main() -> None:
         ("fresh7", 6019, "FRESH7", FRESH7_LEADS),
         ("fresh8", 6020, "FRESH8", FRESH8_LEADS),
         ("fresh9", 6021, "FRESH9", FRESH9_LEADS),
+        ("fresh10", 6022, "FRESH10", FRESH10_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
