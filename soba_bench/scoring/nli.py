@@ -48,6 +48,7 @@ from soba_bench.scoring.verdict import (
     STATE_JUDGES,
     Claim,
     Verdict,
+    and_clauses,
     compare,
     parse,
     shared_weights,
@@ -181,7 +182,9 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
     return decisive[max(decisive)]  # the newest decisive statement
 
 
-def check_stated(claim: Claim, verdict: Verdict, config: NliConfig = NliConfig()) -> Verdict:
+def check_stated(
+    claim: Claim, verdict: Verdict, config: NliConfig = NliConfig(), clause: bool = False
+) -> Verdict:
     """Another matcher's "entailed", checked: does the cross-encoder read the very statement it
     rests on (``verdict.evidence``) as contradicting the fact, at least ``config.overturn``
     likely? Then the fact is contradicted; otherwise the verdict stands. Only that statement is
@@ -199,11 +202,26 @@ def check_stated(claim: Claim, verdict: Verdict, config: NliConfig = NliConfig()
     statement = strip_lead(verdict.evidence)
     if _holds_verbatim(statement, claim.text):
         return verdict
+    if clause:
+        statement = _nearest_clause(statement, claim.text)
     (row,) = get_model().probabilities([statement], claim.text)
     read = _decisive(row, verdict.evidence, config)
     if read is not None and read.label == CONTRADICTED and row[1] >= config.overturn:
         return Verdict(CONTRADICTED, f"checked: {read.reason}", verdict.evidence)
     return verdict
+
+
+def _nearest_clause(statement: str, fact: str) -> str:
+    """Of a statement joining clauses with ", and " (a refined goal restated), the clause
+    sharing most of the fact's content words; the statement itself if it is one clause. The
+    model was trained on a sentence against a sentence: given "A, and B', and C" for "B" it
+    reads the clauses that are not "B" as contradicting it (a migration guide clause against
+    the whole goal, 1.00 likely)."""
+    parts = and_clauses(statement)
+    if len(parts) < 2:
+        return statement
+    words = set(parse(fact).content)
+    return max(parts, key=lambda part: len(words & set(parse(part).content)))
 
 
 def _about(fact: str, statement: str) -> bool:

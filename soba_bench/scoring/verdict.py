@@ -459,6 +459,14 @@ def _rewrite(text: str, guarded: bool = True) -> str:
 
 
 _CLAUSE = re.compile(r"[;:,()]|\.\s|\.$")
+_AND_CLAUSE = re.compile(r",\s+and\s+")
+
+
+def and_clauses(text: str) -> list[str]:
+    """The text's clauses joined by ", and " (a refined goal: "A, and B, and C")."""
+    return [part.strip() for part in _AND_CLAUSE.split(text)]
+
+
 _WORD_RUN = re.compile(r"[\w./@~+-]+")
 
 
