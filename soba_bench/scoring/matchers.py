@@ -16,25 +16,25 @@ on the calibration set.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from soba_bench.registry import Registry
 from soba_bench.scoring import embeddings, nli
 from soba_bench.scoring.context import CURRENT, Context
-from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid
+from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid, strip_lead
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
 from soba_bench.scoring.nli import NliConfig, check_stated, judge_nli
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
     ENTAILED,
-    STATE_JUDGES,
     Claim,
     Verdict,
     and_clauses,
+    clauses,
     judge,
     parse,
+    shared_weights,
 )
 
 # The model files a matcher's verdicts rest on, by pinned sha256 prefix: one matcher name
@@ -65,71 +65,44 @@ MATCHERS: Registry[type] = Registry("matcher")
 
 
 # ── a fact made of clauses ────────────────────────────────────────────────────────────────
-# A goal refined during a session reads "A, and B, and C" (each refinement adds a clause).
-# Judged whole, one reworded word in each clause leaves the statement too far from the fact
-# for every reader: the rules' one-run substitution check sees another subject ("behind" ->
-# "gated by"), the embeddings' nearest statement falls below its threshold, and the
-# cross-encoder, trained on single sentences, reads "..., and retain backwards compatibility
-# ..." as contradicting "..., and keep backwards compatibility ..." 0.99 likely. Each clause
-# is a fact of its own: the whole is stated when every clause is, contradicted when one is,
-# and otherwise not (a statement of "A" alone leaves "B" unsaid).
-_CLAUSE_WORDS = 3  # a clause shorter than this in content words is not a fact on its own
+# A goal refined during a session reads "A, and B, and C" (each refinement adds a clause). A
+# summary restating it clause by clause with a word or two reworded in each ("retain" for
+# "keep", "gated by" for "behind") is too far from the whole for every reader: the rules'
+# one-run substitution check reads another subject, and the embeddings' nearest statement
+# falls below its threshold. So a fact of clauses that is not found whole is looked for in
+# the statements that are made of clauses too, each of its clauses judged against that
+# statement's clauses: every clause stated states the fact, one contradicted contradicts it.
+# Only such statements: judged against a whole statement, a clause finds its words in the
+# other clauses' text (the fact's words shuffled read as stating it, another clause's
+# "nothing" as negating it).
+_RESTATED_TOP = 8  # statements of clauses read per fact, those sharing most of its words
 
-One = Callable[[Claim, Context], Any]
-
-
-def clauses(claim: Claim) -> list[Claim]:
-    """The clauses a current prose fact is judged by: ``[claim]`` itself unless its text joins
-    clauses of at least ``_CLAUSE_WORDS`` content words each with ", and ". A clause drops
-    ``replaces``: the fact a refined goal replaced is its own first clauses, which the
-    replacement check would otherwise read as the old fact restated."""
-    if claim.kind in STATE_JUDGES or claim.state != "current":
-        return [claim]
-    parts = and_clauses(claim.text)
-    if len(parts) < 2 or any(len(parse(p).content) < _CLAUSE_WORDS for p in parts):
-        return [claim]
-    return [replace(claim, text=p, replaces=None) for p in parts]
+One = Callable[[Claim, Context], Verdict]
 
 
-def by_clause(claim: Claim, context: Context, whole: One, part: One | None = None) -> Verdict:
-    """The verdict on a fact: ``whole``'s if it is one clause (:func:`clauses`), else from
-    each clause's verdict by ``part`` (default ``whole``): a contradicted clause contradicts
-    the fact, every clause entailed entails it, otherwise it is absent."""
+def by_clause(claim: Claim, context: Context, one: One) -> Verdict:
+    """``one``'s verdict on the fact; for a fact of clauses ``one`` finds absent, the newest
+    statement of clauses that states it clause by clause (or contradicts one clause)."""
     parts = clauses(claim)
-    if len(parts) == 1:
-        return whole(claim, context)
-    verdicts = [(part or whole)(p, context) for p in parts]
-    for n, verdict in enumerate(verdicts, 1):
-        if verdict.label == CONTRADICTED:
-            reason = f"clause {n} of {len(parts)}: {verdict.reason}"
-            return Verdict(CONTRADICTED, reason, verdict.evidence)
-    for n, verdict in enumerate(verdicts, 1):
-        if verdict.label != ENTAILED:
-            return Verdict(ABSENT, f"clause {n} of {len(parts)}: {verdict.reason}")
-    first = verdicts[0]
-    return Verdict(ENTAILED, f"{len(parts)} clauses: {first.reason}", first.evidence)
-
-
-def label_by_clause(claim: Claim, context: Context, whole: One, part: One | None = None) -> str:
-    """:func:`by_clause`'s label from label functions (stops at a contradicted clause)."""
-    parts = clauses(claim)
-    if len(parts) == 1:
-        return whole(claim, context)
-    labels = []
-    for p in parts:
-        label = (part or whole)(p, context)
-        if label == CONTRADICTED:
-            return label
-        labels.append(label)
-    return ENTAILED if all(label == ENTAILED for label in labels) else ABSENT
-
-
-def entails_by_clause(claim: Claim, context: Context, whole: One, part: One | None = None) -> bool:
-    """Is :func:`by_clause`'s label entailed? Every clause must be (stops at one that is not)."""
-    parts = clauses(claim)
-    if len(parts) == 1:
-        return whole(claim, context)
-    return all((part or whole)(p, context) for p in parts)
+    whole = one(claim, context)
+    if len(parts) == 1 or whole.label != ABSENT:
+        return whole
+    score = shared_weights(set(parse(claim.text).content), context)
+    ranked = sorted(score, key=lambda i: (-score[i], -i))
+    found = [i for i in ranked if len(and_clauses(context.statements[i].text)) >= 2]
+    decided = whole
+    for i in sorted(found[:_RESTATED_TOP]):
+        statement = context.statements[i].text
+        own = Context.from_texts(and_clauses(strip_lead(statement)))
+        verdicts = [one(part, own) for part in parts]
+        contradicted = [n for n, v in enumerate(verdicts, 1) if v.label == CONTRADICTED]
+        if contradicted:
+            n = contradicted[0]
+            reason = f"clause {n} of {len(parts)}: {verdicts[n - 1].reason}"
+            decided = Verdict(CONTRADICTED, reason, statement)
+        elif all(v.label == ENTAILED for v in verdicts):
+            decided = Verdict(ENTAILED, f"{len(parts)} clauses stated", statement)
+    return decided
 
 
 @MATCHERS.register("verdict")
@@ -165,20 +138,17 @@ class VerdictEmbeddingMatcher:
         return by_clause(claim, context, self._judge)
 
     def label(self, claim: Claim, context: Context) -> str:
-        return label_by_clause(claim, context, self._label)
-
-    def entails(self, claim: Claim, context: Context) -> bool:
-        return entails_by_clause(claim, context, self._entails)
-
-    # A fact of one clause, or one clause of a fact.
-    def _judge(self, claim: Claim, context: Context) -> Verdict:
-        return judge_hybrid(claim, context, self.config)
-
-    def _label(self, claim: Claim, context: Context) -> str:
+        if len(clauses(claim)) > 1:
+            return self.judge(claim, context).label
         return judge_hybrid(claim, context, self.config, explain=False).label
 
-    def _entails(self, claim: Claim, context: Context) -> bool:
+    def entails(self, claim: Claim, context: Context) -> bool:
+        if len(clauses(claim)) > 1:
+            return self.judge(claim, context).label == ENTAILED
         return entails_hybrid(claim, context, self.config)
+
+    def _judge(self, claim: Claim, context: Context) -> Verdict:
+        return judge_hybrid(claim, context, self.config)
 
 
 @MATCHERS.register("verdict-nli")
@@ -195,17 +165,17 @@ class VerdictNliMatcher:
     ) -> None:
         self.config = NliConfig(threshold=threshold, top=top)
 
-    # A fact made of clauses is judged whole: the cross-encoder reads each statement whole
-    # against a fact, and a clause read against a restated goal's other clauses is read as
-    # contradicted (on the generated known answers, clause by clause lost 5 of 812).
     def judge(self, claim: Claim, context: Context) -> Verdict:
-        return judge_nli(claim, context, self.config)
+        return by_clause(claim, context, self._judge)
 
     def label(self, claim: Claim, context: Context) -> str:
-        return judge_nli(claim, context, self.config).label
+        return self.judge(claim, context).label
 
     def entails(self, claim: Claim, context: Context) -> bool:
         return self.label(claim, context) == ENTAILED
+
+    def _judge(self, claim: Claim, context: Context) -> Verdict:
+        return judge_nli(claim, context, self.config)
 
 
 @MATCHERS.register("verdict-embedding-nli")
@@ -225,44 +195,25 @@ class VerdictEmbeddingNliMatcher:
         self.config = NliConfig()
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
-        return by_clause(claim, context, self._judge, self._judge_clause)
+        return by_clause(claim, context, self._judge)
 
     def label(self, claim: Claim, context: Context) -> str:
-        return label_by_clause(claim, context, self._label, self._label_clause)
-
-    def entails(self, claim: Claim, context: Context) -> bool:
-        return entails_by_clause(claim, context, self._entails, self._entails_clause)
-
-    # A fact of one clause is checked against the hybrid's statement whole; one clause of a
-    # fact against that statement's clause about it (nli.check_stated, ``clause``): the
-    # cross-encoder reads a sentence against a sentence, as it was trained. Splitting the
-    # statement for a fact of one clause would lose a negation said across its clauses
-    # ("owners hear about progress by phone, and the online tracker was shelved").
-    def _judge(self, claim: Claim, context: Context, clause: bool = False) -> Verdict:
-        verdict = self.hybrid._judge(claim, context)
-        return check_stated(claim, verdict, self.config, clause=clause)
-
-    def _label(self, claim: Claim, context: Context, clause: bool = False) -> str:
+        if len(clauses(claim)) > 1:
+            return self.judge(claim, context).label
         # The hybrid's label-only path embeds fewer candidates only for a fact that stays
         # absent: an "entailed" comes with the same statement as its full verdict's, so the
         # check reads it without a second run of the hybrid.
         verdict = judge_hybrid(claim, context, self.hybrid.config, explain=False)
-        return check_stated(claim, verdict, self.config, clause=clause).label
+        return check_stated(claim, verdict, self.config).label
 
-    def _entails(self, claim: Claim, context: Context, clause: bool = False) -> bool:
+    def entails(self, claim: Claim, context: Context) -> bool:
+        if len(clauses(claim)) > 1:
+            return self.judge(claim, context).label == ENTAILED
         # The hybrid's cheaper presence test first; only a fact it finds stated is checked.
-        return self.hybrid._entails(claim, context) and (
-            self._label(claim, context, clause) == ENTAILED
-        )
+        return self.hybrid.entails(claim, context) and self.label(claim, context) == ENTAILED
 
-    def _judge_clause(self, claim: Claim, context: Context) -> Verdict:
-        return self._judge(claim, context, clause=True)
-
-    def _label_clause(self, claim: Claim, context: Context) -> str:
-        return self._label(claim, context, clause=True)
-
-    def _entails_clause(self, claim: Claim, context: Context) -> bool:
-        return self._entails(claim, context, clause=True)
+    def _judge(self, claim: Claim, context: Context) -> Verdict:
+        return check_stated(claim, self.hybrid._judge(claim, context), self.config)
 
 
 class _WordsMatcher:

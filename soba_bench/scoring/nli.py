@@ -49,6 +49,7 @@ from soba_bench.scoring.verdict import (
     Claim,
     Verdict,
     and_clauses,
+    clauses,
     compare,
     parse,
     shared_weights,
@@ -182,16 +183,15 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
     return decisive[max(decisive)]  # the newest decisive statement
 
 
-def check_stated(
-    claim: Claim, verdict: Verdict, config: NliConfig = NliConfig(), clause: bool = False
-) -> Verdict:
+def check_stated(claim: Claim, verdict: Verdict, config: NliConfig = NliConfig()) -> Verdict:
     """Another matcher's "entailed", checked: does the cross-encoder read the very statement it
     rests on (``verdict.evidence``) as contradicting the fact, at least ``config.overturn``
     likely? Then the fact is contradicted; otherwise the verdict stands. Only that statement is
     read: a neighbour about another subject ("key the ledger lock ..." beside "key the trace
     lock ...") is not the fact negated, and the model reads such pairs as contradictions. State
     facts, superseded ones and a statement holding the fact word for word (a verbatim copy
-    included) are left to the rules."""
+    included) are left to the rules. A fact of clauses against a statement of clauses is read
+    clause against clause (:func:`_pairs`)."""
     if (
         verdict.label != ENTAILED
         or claim.kind in STATE_JUDGES
@@ -202,26 +202,33 @@ def check_stated(
     statement = strip_lead(verdict.evidence)
     if _holds_verbatim(statement, claim.text):
         return verdict
-    if clause:
-        statement = _nearest_clause(statement, claim.text)
-    (row,) = get_model().probabilities([statement], claim.text)
-    read = _decisive(row, verdict.evidence, config)
-    if read is not None and read.label == CONTRADICTED and row[1] >= config.overturn:
-        return Verdict(CONTRADICTED, f"checked: {read.reason}", verdict.evidence)
+    for premise, fact in _pairs(statement, claim):
+        (row,) = get_model().probabilities([premise], fact)
+        read = _decisive(row, verdict.evidence, config)
+        if read is not None and read.label == CONTRADICTED and row[1] >= config.overturn:
+            return Verdict(CONTRADICTED, f"checked: {read.reason}", verdict.evidence)
     return verdict
 
 
-def _nearest_clause(statement: str, fact: str) -> str:
-    """Of a statement joining clauses with ", and " (a refined goal restated), the clause
-    sharing most of the fact's content words; the statement itself if it is one clause. The
-    model was trained on a sentence against a sentence: given "A, and B', and C" for "B" it
-    reads the clauses that are not "B" as contradicting it (a migration guide clause against
-    the whole goal, 1.00 likely)."""
-    parts = and_clauses(statement)
-    if len(parts) < 2:
-        return statement
-    words = set(parse(fact).content)
-    return max(parts, key=lambda part: len(words & set(parse(part).content)))
+def _pairs(statement: str, claim: Claim) -> list[tuple[str, str]]:
+    """What the model reads: (statement, fact); for a fact joining clauses with ", and " (a
+    refined goal) against a statement that does too, each clause the statement does not hold
+    word for word against the statement's clause sharing most of its words. The model was
+    trained on a sentence against a sentence: "..., and retain backwards compatibility for v1
+    clients" against "..., and keep backwards compatibility for v1 clients" whole, it reads a
+    contradiction 0.99 likely. A fact of one clause is read against the whole statement: a
+    negation can be said across a statement's clauses ("owners hear about progress by phone,
+    and the online tracker was shelved")."""
+    parts, own = clauses(claim), and_clauses(statement)
+    if len(parts) < 2 or len(own) < 2:
+        return [(statement, claim.text)]
+    pairs = []
+    for part in parts:
+        if not _holds_verbatim(statement, part.text):
+            words = set(parse(part.text).content)
+            nearest = max(own, key=lambda clause: len(words & set(parse(clause).content)))
+            pairs.append((nearest, part.text))
+    return pairs
 
 
 def _about(fact: str, statement: str) -> bool:

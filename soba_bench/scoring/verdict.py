@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -462,9 +462,25 @@ _CLAUSE = re.compile(r"[;:,()]|\.\s|\.$")
 _AND_CLAUSE = re.compile(r",\s+and\s+")
 
 
+_CLAUSE_WORDS = 3  # a clause shorter than this in content words is not a fact on its own
+
+
 def and_clauses(text: str) -> list[str]:
     """The text's clauses joined by ", and " (a refined goal: "A, and B, and C")."""
     return [part.strip() for part in _AND_CLAUSE.split(text)]
+
+
+def clauses(claim: Claim) -> list[Claim]:
+    """The clauses of a current prose fact that joins clauses of at least ``_CLAUSE_WORDS``
+    content words each with ", and " (a goal refined during a session), else ``[claim]``. A
+    clause drops ``replaces``: the fact a refined goal replaced is its own first clauses, which
+    the replacement check would otherwise read as the old fact restated."""
+    if claim.kind in STATE_JUDGES or claim.state != "current":
+        return [claim]
+    parts = and_clauses(claim.text)
+    if len(parts) < 2 or any(len(parse(p).content) < _CLAUSE_WORDS for p in parts):
+        return [claim]
+    return [replace(claim, text=p, replaces=None) for p in parts]
 
 
 _WORD_RUN = re.compile(r"[\w./@~+-]+")
