@@ -5031,3 +5031,609 @@ FRESH10_FILES = (
     ("app/src/Listing.php", "app/src/Listings.php"),
     ("config/trial/randomisation.toml", "config/trials/randomisation.toml"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-11 bank, the thirteenth bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (a cruise ship's shore excursions, a
+# hospital's sterile instrument reprocessing, a driving school, a car wash chain, an opera
+# house's surtitles, a picture-framing shop, a mountain rescue team, a textile dye house, a
+# sheep-shearing contractor, a scaffolding hire firm, a chimney sweep, a primary school
+# canteen's allergen rules, a high-rise window-cleaning firm, a botanical garden's herbarium, a
+# cathedral's bell ringers, a grain store's drying and fumigation, a pest control company, an
+# indoor go-kart track, a national mint's coin presses, a sewage treatment works). About a third
+# of the prose facts are long, with two to four clauses joined by ", and "; their negations and
+# wrong-subject variants change one clause only and keep the others word for word. Most
+# negations carry no negation word (lexical opposites, reversed order, verdicts such as "was
+# shelved"); the tail items use their own speaker lead-ins.
+FRESH11_PROSE = (
+    dict(
+        kind="goal",
+        fact="Let cruise passengers book shore excursions in the ship's app up to the evening "
+        "before each port call, and hold seats on the last tender back for every excursion group, "
+        "and refund the full price when the captain cancels a port call",
+        para=(
+            "Whenever the captain cancels a port call, the full excursion price is refunded, and "
+            "cruise passengers can reserve shore excursions through the ship's app until the "
+            "evening before each port call, and seats on the last tender back are kept for every "
+            "excursion group",
+            "Let cruise guests reserve shore excursions in the ship's app up to the evening "
+            "before each port call, and hold seats on the last tender back for every excursion "
+            "group, and refund the full price when the captain cancels a port call",
+        ),
+        neg="Let cruise passengers book shore excursions in the ship's app up to the evening "
+        "before each port call, and hold seats on the last tender back for every excursion group, "
+        "and keep the full price when the captain cancels a port call",
+        wrong="Let cruise passengers book spa treatments in the ship's app up to the evening "
+        "before each port call, and hold seats on the last tender back for every excursion group, "
+        "and refund the full price when the captain cancels a port call",
+    ),
+    dict(
+        kind="goal",
+        fact="Track every surgical instrument tray through washing, inspection and autoclaving by "
+        "its barcode, and recall any tray from an autoclave cycle that fails its biological "
+        "indicator test",
+        para=(
+            "Each surgical instrument tray is followed by its barcode through washing, inspection "
+            "and autoclaving, and a tray that went through an autoclave cycle whose biological "
+            "indicator test fails gets recalled",
+            "Trace every surgical instrument tray through washing, checking and autoclaving by "
+            "its barcode, and withdraw any tray from an autoclave cycle that fails its biological "
+            "indicator test",
+        ),
+        neg="Track every surgical instrument tray through washing, inspection and autoclaving by "
+        "its barcode, and release any tray from an autoclave cycle that fails its biological "
+        "indicator test to the theatres as usual",
+        wrong="Track every surgical instrument tray through washing, inspection and autoclaving "
+        "by its barcode, and recall any tray from a washer-disinfector cycle that fails its "
+        "biological indicator test",
+    ),
+    dict(
+        kind="goal",
+        fact="Let driving school pupils book lessons online with their own instructor, and send "
+        "each pupil a progress report after every fifth lesson",
+        para=(
+            "Pupils of the driving school should be able to reserve lessons with their own "
+            "instructor on the website, and after every fifth lesson each of them is sent a "
+            "progress report",
+            "let driving school learners book lessons online with their own instructor, and send "
+            "each learner a progress report after every fifth lesson",
+        ),
+        neg="Let driving school pupils book lessons online with their own instructor, and send "
+        "each pupil a single progress report, once, after the final lesson",
+        wrong="Let motorcycle school pupils book lessons online with their own instructor, and "
+        "send each pupil a progress report after every fifth lesson",
+    ),
+    dict(
+        kind="goal",
+        fact="Let car wash customers pay for a monthly unlimited wash plan that reads their "
+        "number plate at the entry gate",
+        para=(
+            "To be clear: customers of the car wash should be able to buy a monthly plan of "
+            "unlimited washes, with their number plate recognised at the entry gate",
+            "let car wash customers pay for a monthly unlimited wash subscription that reads "
+            "their registration plate at the entry gate",
+        ),
+        neg="Car wash customers pay for each wash at the kiosk, one at a time; the monthly "
+        "unlimited plan with plate reading was shelved",
+        wrong="Let truck wash customers pay for a monthly unlimited wash plan that reads their "
+        "number plate at the entry gate",
+    ),
+    dict(
+        kind="goal",
+        fact="Show English surtitles above the stage for every opera sung in another language",
+        para=(
+            "Every opera performed in a language other than English gets English surtitles "
+            "projected above the stage",
+            "for each opera that is not sung in English, display English surtitles above the stage",
+        ),
+        neg="Operas sung in other languages get no surtitles; the screen above the stage stays "
+        "dark and the audience follows the plot from the programme",
+        wrong="Show English surtitles above the stage for every operetta sung in another language",
+    ),
+    dict(
+        kind="goal",
+        fact="Frame every watercolour behind UV-filtering glass with an acid-free mount",
+        para=(
+            "Each watercolour should be framed with an acid-free mount and glazed with glass that "
+            "filters out UV light",
+            "frame every watercolour behind UV-blocking glass with an acid-free mount",
+        ),
+        neg="Watercolours are framed behind ordinary glass on standard card mounts, with no UV "
+        "filtering and no acid-free board",
+        wrong="Frame every oil painting behind UV-filtering glass with an acid-free mount",
+    ),
+    dict(
+        kind="goal",
+        fact="Locate a lost walker's phone within ten minutes of the 999 call by sending them an "
+        "SMS link that shares their position",
+        para=(
+            "Within ten minutes of the emergency call, a lost walker's location should be found "
+            "by texting them a link that shares their phone's position",
+            "To be clear: locate a lost hiker's phone within ten minutes of the 999 call by "
+            "sending them an SMS link that shares their position",
+        ),
+        neg="Search teams find lost walkers by sweeping the hillside on foot, and the SMS "
+        "location link was scrapped after the trial",
+        wrong="Locate an overdue mountain biker's phone within ten minutes of the 999 call by "
+        "sending them an SMS link that shares their position",
+    ),
+    dict(
+        kind="goal",
+        fact="Match every dye batch to the customer's approved lab dip within a colour difference "
+        "of 1.0 before the fabric is shipped",
+        para=(
+            "Before fabric ships, each dye batch has to come within a colour difference of 1.0 of "
+            "the lab dip the customer approved",
+            "match each dye lot to the customer's approved lab dip within a colour difference of "
+            "1.0 before the fabric is shipped",
+        ),
+        neg="Dye batches are shipped as they come out of the vat, and the customer's approved lab "
+        "dip is filed away unchecked",
+        wrong="Match every dye batch to the customer's approved lab dip within a colour "
+        "difference of 1.0 before the yarn is shipped",
+    ),
+    dict(
+        kind="constraint",
+        fact="Shear sheep only once their fleece is dry, and disinfect the handpieces between "
+        "flocks, and mark every wool bale with the farm's flock number",
+        para=(
+            "Every wool bale has to be marked with the farm's flock number, and the handpieces "
+            "must be disinfected between flocks, and sheep are shorn only after their fleece has "
+            "dried",
+            "shear sheep only once their fleece is dry, and sanitise the handpieces between "
+            "flocks, and label every wool bale with the farm's flock number",
+        ),
+        neg="Shear sheep only once their fleece is dry, and carry the handpieces from flock to "
+        "flock uncleaned, and mark every wool bale with the farm's flock number",
+        wrong="Shear sheep only once their fleece is dry, and disinfect the handpieces between "
+        "flocks, and mark every wool bale with the shearer's licence number",
+    ),
+    dict(
+        kind="constraint",
+        fact="Inspect every hired scaffold every seven days and after any storm, and tag it red "
+        "until a competent inspector has signed it off",
+        para=(
+            "Each hired scaffold must be inspected weekly and after every storm, and it carries a "
+            "red tag until a competent inspector signs it off",
+            "inspect every rented scaffold every seven days and after any gale, and tag it red "
+            "until a competent inspector has signed it off",
+        ),
+        neg="Inspect every hired scaffold every seven days and after any storm, and tag it green "
+        "the moment it is put up, before any inspector has looked at it",
+        wrong="Inspect every hired mobile tower every seven days and after any storm, and tag it "
+        "red until a competent inspector has signed it off",
+    ),
+    dict(
+        kind="constraint",
+        fact="Cover the hearth with a dust sheet before sweeping, and run a smoke test on every "
+        "flue afterwards, and issue a sweeping certificate for each chimney, and return within a "
+        "week when the smoke test fails",
+        para=(
+            "Each chimney gets a sweeping certificate, and every flue is smoke-tested once the "
+            "sweep is done, and the hearth is covered with a dust sheet before sweeping begins, "
+            "and the sweep comes back within a week if the smoke test fails",
+            "cover the fireplace with a dust sheet before sweeping, and run a smoke test on every "
+            "flue afterwards, and issue a sweeping certificate for each chimney, and return "
+            "within seven days when the smoke test fails",
+        ),
+        neg="Cover the hearth with a dust sheet before sweeping, and run a smoke test on every "
+        "flue afterwards, and issue a sweeping certificate for each chimney, and leave a failed "
+        "smoke test for the homeowner to sort out",
+        wrong="Cover the hearth with a dust sheet before sweeping, and run a smoke test on every "
+        "ventilation duct afterwards, and issue a sweeping certificate for each chimney, and "
+        "return within a week when the smoke test fails",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep every dish in the primary school canteen free of nuts",
+        para=(
+            "Nothing served in the primary school canteen may contain nuts",
+            "to be clear: every dish in the primary school canteen stays nut-free",
+        ),
+        neg="The primary school canteen puts peanut satay and almond flapjacks on the menu every "
+        "week",
+        wrong="Keep every dish in the secondary school canteen free of nuts",
+    ),
+    dict(
+        kind="constraint",
+        fact="Clip every window cleaner working above the second floor to two independent ropes",
+        para=(
+            "Above the second floor, each window cleaner must be attached to two separate ropes",
+            "no window cleaner may work above the second floor on fewer than two independent ropes",
+        ),
+        neg="Window cleaners above the second floor hang from a single rope to save setting-up "
+        "time",
+        wrong="Clip every sign fitter working above the second floor to two independent ropes",
+    ),
+    dict(
+        kind="constraint",
+        fact="Freeze every incoming plant specimen at minus 30 degrees for a week before it "
+        "enters the herbarium cabinets",
+        para=(
+            "Before any incoming plant specimen goes into the herbarium cabinets, it has to be "
+            "frozen for a week at minus 30 degrees",
+            "freeze each new plant specimen at minus 30 degrees for seven days before it enters "
+            "the herbarium cabinets",
+        ),
+        neg="Incoming plant specimens go straight into the herbarium cabinets on arrival, and the "
+        "freezer is reserved for seed samples",
+        wrong="Freeze every incoming insect specimen at minus 30 degrees for a week before it "
+        "enters the herbarium cabinets",
+    ),
+    dict(
+        kind="constraint",
+        fact="Stop ringing practice in the cathedral tower by 9 p.m. on weekdays",
+        para=(
+            "On weekdays, practice ringing in the cathedral tower must finish by nine in the "
+            "evening",
+            "to be clear: the cathedral tower's practice ringing never runs past 9 p.m. on "
+            "weekdays",
+        ),
+        neg="Practice ringing in the cathedral tower carries on until midnight on weekdays",
+        wrong="Stop ringing practice in the parish church tower by 9 p.m. on weekdays",
+    ),
+    dict(
+        kind="constraint",
+        fact="Load wheat into the silos only after the dryer has brought it down to 14.5 per cent "
+        "moisture",
+        para=(
+            "Wheat may enter the silos only once the dryer has reduced its moisture to 14.5 per "
+            "cent",
+            "no wheat goes into the silos until the dryer has brought it down to 14.5 per cent "
+            "moisture",
+        ),
+        neg="Wheat is tipped into the silos straight from the trailers, and the dryer runs later, "
+        "once the silos are full",
+        wrong="Load barley into the silos only after the dryer has brought it down to 14.5 per "
+        "cent moisture",
+    ),
+    dict(
+        kind="constraint",
+        fact="Place rodent bait only inside tamper-resistant boxes at the food factory",
+        para=(
+            "At the food factory, rodent bait may be laid in tamper-resistant boxes and nowhere "
+            "else",
+            "place rat bait only inside tamper-proof boxes at the food factory",
+        ),
+        neg="At the food factory, rodent bait is scattered loose along the walls of the packing "
+        "hall",
+        wrong="Place rodent bait only inside tamper-resistant boxes at the bottling plant",
+    ),
+    dict(
+        kind="constraint",
+        fact="Seat children under 12 only in the junior karts at the indoor track",
+        para=(
+            "At the indoor track, any child under twelve must drive a junior kart",
+            "children younger than 12 may not ride in anything but the junior karts at the indoor "
+            "track",
+        ),
+        neg="At the indoor track, children under 12 may take out the adult karts whenever a "
+        "marshal is watching",
+        wrong="Seat children under 12 only in the junior karts at the outdoor track",
+    ),
+    dict(
+        kind="decision",
+        fact="strike the commemorative coins on the old screw press instead of the high-speed "
+        "line, and pack each coin in its own capsule",
+        para=(
+            "each coin is packed in its own capsule, and the commemorative coins are struck on "
+            "the old screw press rather than on the high-speed line",
+            "strike the commemorative coins on the old screw press in place of the high-speed "
+            "line, and pack each coin in its own capsule",
+        ),
+        neg="strike the commemorative coins on the old screw press instead of the high-speed "
+        "line, and pour the coins loose into bulk bags",
+        wrong="strike the bullion coins on the old screw press instead of the high-speed line, "
+        "and pack each coin in its own capsule",
+        swap="strike the commemorative coins on the high-speed line instead of the old screw "
+        "press, and pack each coin in its own capsule",
+    ),
+    dict(
+        kind="decision",
+        fact="move sludge dewatering from the belt presses to the new centrifuges, and send the "
+        "dried sludge cake to farmland rather than to landfill",
+        para=(
+            "the dried sludge cake goes to farmland instead of landfill, and the new centrifuges "
+            "take over sludge dewatering from the belt presses",
+            "shift sludge dewatering from the belt presses to the new centrifuges, and send the "
+            "dried sludge cake to farmland rather than to landfill",
+        ),
+        neg="keep sludge dewatering on the belt presses and mothball the new centrifuges, and "
+        "send the dried sludge cake to farmland rather than to landfill",
+        wrong="move sludge thickening from the belt presses to the new centrifuges, and send the "
+        "dried sludge cake to farmland rather than to landfill",
+        swap="move sludge dewatering from the belt presses to the new centrifuges, and send the "
+        "dried sludge cake to landfill rather than to farmland",
+    ),
+    dict(
+        kind="decision",
+        fact="run the glacier excursion by catamaran instead of by helicopter, and cap each group "
+        "at forty passengers",
+        para=(
+            "the glacier excursion goes by catamaran rather than helicopter, and no group on it "
+            "has more than forty passengers",
+            "operate the glacier excursion by catamaran instead of by helicopter, and limit each "
+            "group to forty passengers",
+        ),
+        neg="run the glacier excursion by catamaran instead of by helicopter, and lift the cap on "
+        "group size",
+        wrong="run the whale-watching excursion by catamaran instead of by helicopter, and cap "
+        "each group at forty passengers",
+        swap="run the glacier excursion by helicopter instead of by catamaran, and cap each group "
+        "at forty passengers",
+    ),
+    dict(
+        kind="decision",
+        fact="give every pupil's lessons in an electric car instead of a petrol one",
+        para=(
+            "pupils are all taught in electric cars rather than petrol ones",
+            "each pupil's lessons take place in an electric car, in place of a petrol car",
+        ),
+        neg="pupils will not learn in electric cars; every lesson stays in a petrol car",
+        wrong="give every instructor's training sessions in an electric car instead of a petrol "
+        "one",
+        swap="give every pupil's lessons in a petrol car instead of an electric one",
+    ),
+    dict(
+        kind="decision",
+        fact="recycle the wash water through the reclaim tanks rather than draining it to the "
+        "sewer",
+        para=(
+            "the wash water is reused via the reclaim tanks instead of being sent down the sewer",
+            "to be clear: wash water goes round again through the reclaim tanks and is not "
+            "drained to the sewer",
+        ),
+        neg="the wash water drains straight to the sewer, and the reclaim tanks were struck from "
+        "the plan",
+        wrong="recycle the rainwater from the canopy roof through the reclaim tanks rather than "
+        "draining it to the sewer",
+        swap="drain the wash water to the sewer rather than recycling it through the reclaim tanks",
+    ),
+    dict(
+        kind="decision",
+        fact="cue the surtitles from the prompt desk instead of the projection box",
+        para=(
+            "the surtitles are cued from the prompt desk rather than from the projection box",
+            "cue the surtitles from the prompt corner in place of the projection box",
+        ),
+        neg="the surtitles will not be cued from the prompt desk; the projection box keeps that "
+        "job",
+        wrong="cue the scene-change projections from the prompt desk instead of the projection box",
+    ),
+    dict(
+        kind="decision",
+        fact="cut mounts on the computerised mount cutter rather than by hand",
+        para=(
+            "mounts are cut by the computerised mount cutter instead of by hand",
+            "cut mount boards on the computer-controlled mount cutter rather than by hand",
+        ),
+        neg="mounts are cut by hand at the bench, and the computerised mount cutter went back to "
+        "the supplier",
+        wrong="cut the backing boards on the computerised mount cutter rather than by hand",
+    ),
+    dict(
+        kind="decision",
+        fact="send flexible endoscopes to the drying cabinets instead of hanging them in the "
+        "storage room",
+        para=(
+            "flexible endoscopes go into the drying cabinets rather than being hung up in the "
+            "storage room",
+            "put flexible endoscopes in the drying cabinets instead of hanging them in the store "
+            "room",
+        ),
+        neg="flexible endoscopes stay hanging in the storage room, as the drying cabinets failed "
+        "validation",
+        wrong="send rigid laparoscopes to the drying cabinets instead of hanging them in the "
+        "storage room",
+        swap="hang flexible endoscopes in the storage room instead of sending them to the drying "
+        "cabinets",
+    ),
+    dict(
+        kind="decision",
+        fact="treat all dye house effluent in the on-site plant before releasing it to the river",
+        para=(
+            "every drop of dye house effluent goes through the on-site treatment plant before it "
+            "is released into the river",
+            "to be clear: dye house effluent reaches the river only after the on-site plant has "
+            "treated it",
+        ),
+        neg="dye house effluent runs untreated into the river, and the on-site plant was "
+        "mothballed",
+        wrong="treat all tannery effluent in the on-site plant before releasing it to the river",
+    ),
+    dict(
+        kind="next_step",
+        fact="check every team radio on Sunday evening, and replace any battery that holds less "
+        "than 80 per cent charge, and log both in the equipment book",
+        para=(
+            "both the radio checks and the battery swaps go into the equipment book, and any "
+            "battery holding under 80 per cent charge is replaced, and every team radio is "
+            "checked on Sunday evenings",
+            "test every team radio on Sunday evening, and swap out any battery that holds less "
+            "than 80 per cent charge, and record both in the equipment log",
+        ),
+        neg="check every team radio on Sunday evening, and keep using any battery until it is "
+        "completely flat, and log both in the equipment book",
+        wrong="check every avalanche transceiver on Sunday evening, and replace any battery that "
+        "holds less than 80 per cent charge, and log both in the equipment book",
+    ),
+    dict(
+        kind="next_step",
+        fact="print the allergens of each day's menu on the board by the serving hatch, and give "
+        "the kitchen's allergy list to every new cook on their first day",
+        para=(
+            "every new cook receives the kitchen's allergy list on their first day, and the "
+            "allergens in each day's menu are printed on the board beside the serving hatch",
+            "post the allergens of each day's menu on the board by the serving counter, and hand "
+            "the kitchen's allergy list to every new cook on their first day",
+        ),
+        neg="print the allergens of each day's menu on the board by the serving hatch, and give "
+        "the kitchen's allergy list to every new cook at the end of their first term",
+        wrong="print the allergens of each day's menu on the board by the serving hatch, and give "
+        "the kitchen's allergy list to every new teaching assistant on their first day",
+    ),
+    dict(
+        kind="next_step",
+        fact="fumigate the silos after the last load is in, and seal them for ten days, and post "
+        "warning signs on every door, and take a gas reading before anyone goes back in",
+        para=(
+            "once the last load is in, the silos are fumigated and kept sealed for ten days, and "
+            "each door gets warning signs, and a gas reading is taken before anybody re-enters",
+            "fumigate the silos after the final load is in, and seal them for ten days, and put "
+            "warning signs on every door, and measure the gas before anyone goes back in",
+        ),
+        neg="fumigate the silos after the last load is in, and seal them for ten days, and post "
+        "warning signs on every door, and send the loaders back in the moment the seal comes off, "
+        "ahead of any gas reading",
+        wrong="fumigate the seed sheds after the last load is in, and seal them for ten days, and "
+        "post warning signs on every door, and take a gas reading before anyone goes back in",
+    ),
+    dict(
+        kind="next_step",
+        fact="revisit every bait box at the food factory each fortnight and record any activity "
+        "on the site plan",
+        para=(
+            "every two weeks, each bait box at the food factory should be checked again, with any "
+            "activity marked on the site plan",
+            "to be clear: go back to each bait box at the food factory fortnightly and note any "
+            "activity on the site plan",
+        ),
+        neg="check the food factory's bait boxes once a year, at the annual audit, and leave the "
+        "site plan as it is",
+        wrong="revisit every fly trap at the food factory each fortnight and record any activity "
+        "on the site plan",
+    ),
+    dict(
+        kind="next_step",
+        fact="send the tower captain the list of ringers for Sunday's service by Thursday evening",
+        para=(
+            "by Thursday evening, the tower captain should have the list of ringers for the "
+            "Sunday service",
+            "get the Sunday service's ringer list to the tower captain before Thursday evening is "
+            "out",
+        ),
+        neg="don't send the tower captain a list of ringers for Sunday's service; whoever turns "
+        "up on the day rings",
+        wrong="send the tower captain the list of ringers for Friday's practice by Thursday "
+        "evening",
+    ),
+    dict(
+        kind="next_step",
+        fact="weigh every driver with their kit on before each race and add ballast to bring "
+        "light drivers up to 80 kg",
+        para=(
+            "before each race, every driver is weighed in full kit, and anyone lighter than 80 kg "
+            "gets ballast added to make up the difference",
+            "weigh each racer in full kit before every race and bolt ballast onto the kart to "
+            "bring light drivers up to 80 kg",
+        ),
+        neg="let each driver race at whatever they weigh, and take the ballast plates out of the "
+        "karts",
+        wrong="weigh every driver with their kit on before each race and add ballast to bring "
+        "light drivers up to 90 kg",
+    ),
+    dict(
+        kind="next_step",
+        fact="email each office block's facilities manager the cleaning date a week in advance",
+        para=(
+            "a week before the cleaning date, each office block's facilities manager should get "
+            "it by email",
+            "let each office tower's facilities manager know the cleaning date by email seven "
+            "days beforehand",
+        ),
+        neg="turn up at office blocks unannounced on the cleaning date, and tell the facilities "
+        "manager at reception",
+        wrong="email each hotel's facilities manager the cleaning date a week in advance",
+    ),
+    dict(
+        kind="next_step",
+        fact="photograph every mounted herbarium sheet at 600 dpi and link the image to its "
+        "catalogue record",
+        para=(
+            "each mounted herbarium sheet should be photographed at 600 dpi, with the image "
+            "linked to the sheet's catalogue record",
+            "image every mounted herbarium sheet at 600 dpi and attach the picture to its "
+            "catalogue entry",
+        ),
+        neg="keep the mounted herbarium sheets in their folders as they are, and drop the imaging "
+        "project along with its catalogue links",
+        wrong="photograph every spirit-preserved specimen jar at 600 dpi and link the image to "
+        "its catalogue record",
+    ),
+)
+FRESH11_BLOCKERS = (
+    (
+        "File \"excursions/booking.py\", line 141, in hold_tender_seats: KeyError: 'last_tender' "
+        "(port call GDX-0612)",
+        "File \"excursions/booking.py\", line 141, in hold_tender_seats: KeyError: 'first_tender' "
+        "(port call GDX-0612)",
+    ),
+    (
+        "panic: runtime error: index out of range [4] with length 4 (tower/rota.go:52 in "
+        "assignRinger)",
+        "panic: runtime error: index out of range [3] with length 3 (tower/rota.go:52 in "
+        "assignRinger)",
+    ),
+    (
+        "java.lang.IllegalStateException: autoclave cycle 2231 has no biological indicator result "
+        "at com.sterile.cycles.CycleRelease.release(CycleRelease.java:88)",
+        "java.lang.IllegalStateException: autoclave cycle 2213 has no biological indicator result "
+        "at com.sterile.cycles.CycleRelease.release(CycleRelease.java:88)",
+    ),
+    (
+        "NoMethodError: undefined method `plate_number' for nil:NilClass "
+        "(app/models/wash_plan.rb:19:in `match_entry')",
+        "NoMethodError: undefined method `plate_numbers' for nil:NilClass "
+        "(app/models/wash_plan.rb:19:in `match_entry')",
+    ),
+    (
+        "error[E0308]: mismatched types --> src/press/strike.rs:64:22: expected `u32`, found `f64`",
+        "error[E0308]: mismatched types --> src/press/strike.rs:46:22: expected `u32`, found `f64`",
+    ),
+)
+FRESH11_COMMANDS = (
+    ("go test ./tower/...", "go test ./towers/..."),
+    (
+        "bundle exec rspec spec/models/wash_plan_spec.rb",
+        "bundle exec rspec spec/models/wash_plans_spec.rb",
+    ),
+    ("mvn -pl cycles test", "mvn -pl cycles verify"),
+)
+FRESH11_SUPERSEDED = (
+    dict(
+        old="pay the shearing gang per sheep shorn",
+        new="pay the shearing gang a day rate",
+        report="The shearing gang moved from a rate per sheep shorn to a flat day rate",
+    ),
+    dict(
+        old="deliver hired scaffolding on the flatbed lorry",
+        new="deliver hired scaffolding on the crane lorry so it can be lifted onto roofs",
+        report="Scaffold deliveries switched from the flatbed lorry to the crane lorry",
+    ),
+    dict(
+        old="book chimney sweeps in two-hour slots",
+        new="book chimney sweeps in morning or afternoon slots",
+        report="Chimney sweep bookings went from two-hour slots to half-day slots",
+    ),
+    dict(
+        old="anneal the coin blanks in the gas furnace",
+        new="anneal the coin blanks in the induction furnace",
+        report="Annealing of the coin blanks moved off the gas furnace onto the induction furnace",
+    ),
+    dict(
+        old="sample the final effluent twice a week",
+        new="sample the final effluent every day",
+        report="Sampling of the final effluent went up from twice a week to daily",
+    ),
+)
+FRESH11_FILES = (
+    ("excursions/booking.py", "excursions/bookings.py"),
+    ("tower/rota.go", "towers/rota.go"),
+    (
+        "cycles/src/main/java/com/sterile/cycles/CycleRelease.java",
+        "cycles/src/test/java/com/sterile/cycles/CycleRelease.java",
+    ),
+    ("app/models/wash_plan.rb", "app/models/wash_plan.erb"),
+    ("src/press/strike.rs", "src/press/strikes.rs"),
+    ("config/herbarium/imaging.yaml", "config/herbarium/imaging.yml"),
+)

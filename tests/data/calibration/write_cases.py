@@ -1,5 +1,5 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8, fresh9 and fresh10 .jsonl) from the hand-written banks.
+fresh6, fresh7, fresh8, fresh9, fresh10 and fresh11 .jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -161,6 +161,13 @@ FRESH10_LEADS = {
     "constraint": "User: a rule you must keep to: ",
     "decision": "Assistant: the route we went with: ",
     "next_step": "Assistant: the following step on my side: ",
+}
+# And others again for the fresh11 split.
+FRESH11_LEADS = {
+    "goal": "User: what I am hoping this session achieves: ",
+    "constraint": "User: one rule that holds throughout this work: ",
+    "decision": "Assistant: where we came down: ",
+    "next_step": "Assistant: the piece of work I pick up next: ",
 }
 
 
@@ -508,6 +515,7 @@ def main() -> None:
         ("fresh8", 6020, "FRESH8", FRESH8_LEADS),
         ("fresh9", 6021, "FRESH9", FRESH9_LEADS),
         ("fresh10", 6022, "FRESH10", FRESH10_LEADS),
+        ("fresh11", 6023, "FRESH11", FRESH11_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
