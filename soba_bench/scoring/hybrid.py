@@ -62,7 +62,9 @@ class HybridConfig:
     top: int = 8  # statements embedded per fact, those sharing most of its words
 
 
-def _candidates(claim: Claim, context: Context, config: HybridConfig) -> list[Statement]:
+def _candidates(
+    claim: Claim, context: Context, config: HybridConfig, skip: frozenset[str] = frozenset()
+) -> list[Statement]:
     """The ``top`` statements sharing most of the fact's full-weight content words (a
     rewording keeps the thing it is about; newest first among equals), less those the rules
     judged for another reason than too few shared words. Bounding them bounds what a long
@@ -73,7 +75,7 @@ def _candidates(claim: Claim, context: Context, config: HybridConfig) -> list[St
     chosen = []
     for i in ranked:
         statement = context.statements[i]
-        if len(statement.text) > config.max_chars:
+        if len(statement.text) > config.max_chars or statement.text in skip:
             continue
         label, rule = compare(claim.text, statement.text)
         if label == ABSENT and rule.startswith("recall"):
@@ -84,7 +86,11 @@ def _candidates(claim: Claim, context: Context, config: HybridConfig) -> list[St
 
 
 def judge_hybrid(
-    claim: Claim, context: Context, config: HybridConfig = HybridConfig(), explain: bool = True
+    claim: Claim,
+    context: Context,
+    config: HybridConfig = HybridConfig(),
+    explain: bool = True,
+    skip: frozenset[str] = frozenset(),
 ) -> Verdict:
     """The rules' verdict, or, for a prose fact they find absent, the embeddings' nearest
     statement checked by the rules' vetoes.
@@ -94,11 +100,12 @@ def judge_hybrid(
     if its vetoes let it (:func:`_stated`) and it is at least ``threshold`` close, so when no
     such candidate is that close the fact stays absent whichever candidate is nearest; the
     rules' verdict is returned then, with its own reason. Embedding is most of a scoring run's
-    cost, and most candidates of a long history fail a veto (another path or number)."""
-    verdict = judge(claim, context)
+    cost, and most candidates of a long history fail a veto (another path or number).
+    Statements whose text is in ``skip`` are not read."""
+    verdict = judge(claim, context, skip)
     if verdict.label != ABSENT or claim.kind in STATE_JUDGES:
         return verdict
-    statements = _candidates(claim, context, config)
+    statements = _candidates(claim, context, config, skip)
     if not statements:
         return verdict
     return _by_embedding(claim, verdict, statements, config, explain)

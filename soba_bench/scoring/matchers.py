@@ -35,6 +35,7 @@ from soba_bench.scoring.verdict import (
     judge,
     parse,
     shared_weights,
+    substituted_after_lead,
 )
 
 # The model files a matcher's verdicts rest on, by pinned sha256 prefix: one matcher name
@@ -147,8 +148,8 @@ class VerdictEmbeddingMatcher:
             return self.judge(claim, context).label == ENTAILED
         return entails_hybrid(claim, context, self.config)
 
-    def _judge(self, claim: Claim, context: Context) -> Verdict:
-        return judge_hybrid(claim, context, self.config)
+    def _judge(self, claim: Claim, context: Context, skip: frozenset[str] = frozenset()) -> Verdict:
+        return judge_hybrid(claim, context, self.config, skip=skip)
 
 
 @MATCHERS.register("verdict-nli")
@@ -204,7 +205,10 @@ class VerdictEmbeddingNliMatcher:
         # absent: an "entailed" comes with the same statement as its full verdict's, so the
         # check reads it without a second run of the hybrid.
         verdict = judge_hybrid(claim, context, self.hybrid.config, explain=False)
-        return check_stated(claim, verdict, self.config).label
+        checked = check_stated(claim, verdict, self.config)
+        if _another_subject(claim, verdict, checked):
+            return self._judge(claim, context).label
+        return checked.label
 
     def entails(self, claim: Claim, context: Context) -> bool:
         if len(clauses(claim)) > 1:
@@ -213,7 +217,32 @@ class VerdictEmbeddingNliMatcher:
         return self.hybrid.entails(claim, context) and self.label(claim, context) == ENTAILED
 
     def _judge(self, claim: Claim, context: Context) -> Verdict:
-        return check_stated(claim, self.hybrid._judge(claim, context), self.config)
+        # A statement the check overturns that is the fact's sentence about another subject
+        # behind a lead-in ("Since profiling s, changing approach: the chosen approach is to
+        # key the store lock ..." for "key the counter lock ...") is not the fact negated: the
+        # hybrid took a neighbour for its statement (the rules read a lead-in before one
+        # replaced word as a rewording). It is set aside and the fact looked for again.
+        skip: frozenset[str] = frozenset()
+        for _ in range(_LOOK_AGAIN):
+            verdict = self.hybrid._judge(claim, context, skip)
+            checked = check_stated(claim, verdict, self.config)
+            if not _another_subject(claim, verdict, checked):
+                return checked
+            skip |= {verdict.evidence}
+        return Verdict(ABSENT, "statements about another subject")
+
+
+_LOOK_AGAIN = 4  # statements set aside per fact before it is read as absent
+
+
+def _another_subject(claim: Claim, verdict: Verdict, checked: Verdict) -> bool:
+    """Did the check overturn the hybrid's "entailed" on a statement that is the fact's
+    sentence about another subject (:func:`verdict.substituted_after_lead`)?"""
+    return (
+        verdict.label == ENTAILED
+        and checked.label == CONTRADICTED
+        and substituted_after_lead(claim.text, strip_lead(verdict.evidence))
+    )
 
 
 class _WordsMatcher:

@@ -608,20 +608,65 @@ def _block_swap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 def _substituted(fact: Parsed, other: Parsed) -> bool:
     """The same sentence with one short run of words replaced by others: another subject."""
-    matcher = SequenceMatcher(None, fact.content, other.content, autojunk=False)
+    return _one_run_replaced(fact.content, other.content)
+
+
+def substituted_after_lead(fact_text: str, statement: str) -> bool:
+    """:func:`_substituted` for the statement's words from the fact's first word on, less
+    what follows the fact: "Since profiling s, changing approach: the chosen approach is to
+    key the store lock by tenant id ..." is another subject for "key the counter lock by
+    tenant id ...". Not one of :func:`compare`'s rules, which read a lead-in before one
+    reworded word as a paraphrase's (a rule that did lost rewordings on every split); asked
+    only of a statement a model already reads as contradicting the fact."""
+    fact, other = parse(fact_text).content, parse(statement).content
+    if not fact or fact[0] not in other:
+        return False
+    rest = other[other.index(fact[0]) :]
+    matcher = SequenceMatcher(None, fact, rest, autojunk=False)
+    ops = matcher.get_opcodes()
+    if ops and ops[-1][0] == "insert" and ops[-1][1] == len(fact):
+        rest = rest[: ops[-1][3]]  # words after the fact's last one: a reason, an addition
+    # One word for one, nothing else changed, and not a word of order or amount: a wider
+    # change is as often the fact negated ("send the welcome e-mail before the address is
+    # verified" for "only after").
+    ops = SequenceMatcher(None, fact, rest, autojunk=False).get_opcodes()
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1:
+        return False
+    _, i1, i2, j1, j2 = changed[0]
+    if i2 - i1 != 1 or j2 - j1 != 1 or fact[i1] in _RELATION or rest[j1] in _RELATION:
+        return False
+    return _one_run_replaced(fact, rest)
+
+
+# Words of order, place and amount (as parse stems them): one replaced by another changes
+# what the fact says of its subject, not the subject.
+_RELATION = frozenset(
+    stem
+    for word in (
+        "before", "after", "above", "below", "more", "less", "fewer", "earlier", "later",
+        "first", "last", "higher", "lower", "longer", "shorter", "outside", "beyond",
+        "minimum", "maximum",
+    )
+    for stem in parse(word).content
+)  # fmt: skip
+
+
+def _one_run_replaced(fact: list[str], other: list[str]) -> bool:
+    matcher = SequenceMatcher(None, fact, other, autojunk=False)
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace":
         return False
     _, i1, i2, j1, j2 = changes[0]
     if i2 - i1 > 3 or j2 - j1 > 3:
         return False
-    replaced, replacement = fact.content[i1:i2], other.content[j1:j2]
+    replaced, replacement = fact[i1:i2], other[j1:j2]
     # A light verb in place of the fact's ("get the image under 300 MB" for "shrink the image
     # below 300 MB") rewords the act; another subject needs a word that says something.
     return (
         any(w not in _LIGHT for w in replaced)
         and any(w not in _LIGHT for w in replacement)
-        and len(fact.content) - (i2 - i1) >= 2
+        and len(fact) - (i2 - i1) >= 2
     )
 
 
@@ -960,12 +1005,19 @@ def judge_blocker(claim: Claim, context: Context) -> Verdict:
     return Verdict(CONTRADICTED, "shown open" if state == "current" else "shown resolved", evidence)
 
 
-def judge_prose(claim: Claim, context: Context, t: Thresholds = DEFAULT_THRESHOLDS) -> Verdict:
-    """Align the fact with every statement; the newest decisive one wins. A stale fact (a
-    superseded decision) shown in a current section is contradicted; reported as replaced it is
-    entailed."""
+def judge_prose(
+    claim: Claim,
+    context: Context,
+    t: Thresholds = DEFAULT_THRESHOLDS,
+    skip: frozenset[str] = frozenset(),
+) -> Verdict:
+    """Align the fact with every statement (but those whose text is in ``skip``); the newest
+    decisive one wins. A stale fact (a superseded decision) shown in a current section is
+    contradicted; reported as replaced it is entailed."""
     decided: tuple[str, str, Statement] | None = None
     for statement in _candidates(claim.text, context, t):
+        if statement.text in skip:
+            continue
         label, rule = compare(claim.text, statement.text, t)
         if _has_stale_cue(statement.text) and _is_report(claim.text, statement.text, t):
             # The statement reports the fact as over (replaced, reverted, fixed...).
@@ -1095,12 +1147,13 @@ STATE_JUDGES: dict[str, Callable[[Claim, Context], Verdict]] = {
 }
 
 
-def judge(claim: Claim, context: Context) -> Verdict:
-    """The verdict for one claim against one context."""
+def judge(claim: Claim, context: Context, skip: frozenset[str] = frozenset()) -> Verdict:
+    """The verdict for one claim against one context (a prose fact: not against the
+    statements whose text is in ``skip``)."""
     special = STATE_JUDGES.get(claim.kind)
     if special is not None:
         return special(claim, context)
-    return judge_prose(claim, context)
+    return judge_prose(claim, context, skip=skip)
 
 
 def judge_texts(claim: Claim, texts: Sequence[str]) -> Verdict:
