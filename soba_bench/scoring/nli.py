@@ -61,7 +61,7 @@ MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far 
 BATCH = 32
 CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process
 # Rules whose verdict stands whatever the model says: they are about words, not meaning.
-_WORD_RULES = ("words shuffled", "roles swapped", "another subject")
+WORD_RULES = ("words shuffled", "roles swapped", "another subject")
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
             fixed[i] = Verdict(ENTAILED, "verbatim", statement.text)
             continue
         label, rule = compare(claim.text, statement.text)
-        if rule in _WORD_RULES:
+        if rule in WORD_RULES:
             if label != ABSENT:
                 fixed[i] = Verdict(label, rule, statement.text)
             continue
