@@ -66,7 +66,11 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   holding the fact word for word to the rules and overturns only a contradiction at least
 #   0.9 likely (the golden test's digest uses the rules alone, so it is unchanged; the
 #   revision is not).
-SCORES_REVISION = 2
+# 3 (2026-12-06): a fact of clauses ("A, and B": a refined goal) not found whole is read clause
+#   against clause in statements of clauses; the default's check reads such a fact clause
+#   against clause, and sets aside a statement about another subject behind a lead-in (the
+#   golden test's replays restate their goals word for word, so its digest is unchanged).
+SCORES_REVISION = 3
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,214 @@
+"""Facts made of clauses ("A, and B, and C": a goal refined during a session) and the default
+matcher's second look when its check overturns a statement about another subject
+(soba_bench.scoring.matchers: ``by_clause``, ``_another_subject``; nli ``_pairs``).
+
+The statements marked "real" are from the paraphrase control's capsules on planted-corpus
+seeds 1015 and 1018 (benchmarks/planted_power.py), where stop 41's default read them as the
+fact contradicted; the others are written here."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+pytest.importorskip("onnxruntime")
+
+from soba_bench.corpora.synthetic import banks
+from soba_bench.scoring.context import Context
+from soba_bench.scoring.matchers import get_matcher
+from soba_bench.scoring.verdict import (
+    ABSENT,
+    CONTRADICTED,
+    ENTAILED,
+    Claim,
+    and_clauses,
+    clauses,
+    substituted_after_lead,
+)
+from soba_bench.summarizers.defects import paraphrase_text
+
+GOAL = (
+    "Migrate the search indexer from callbacks to async/await, and keep backwards "
+    "compatibility for v1 clients of the search indexer"
+)
+
+
+def verdict(fact: str, *texts: str, matcher: str = "verdict-embedding-nli", kind: str = "goal"):
+    claim = Claim(kind, fact)
+    return get_matcher(matcher).judge(claim, Context.from_texts(texts))
+
+
+def section(name: str, *lines: str) -> str:
+    """A SOBA capsule holding these lines under one section (the goal: one line)."""
+    if name == "Goal":
+        return f"SOBA Context Capsule\n\n## Goal\n{lines[0]}\n"
+    body = "\n".join(f"- {line}" for line in lines)
+    return f"SOBA Context Capsule\n\n## Goal\nShip it\n\n## {name}\n{body}\n"
+
+
+def test_a_refined_goal_is_split_at_each_and_clause_and_nothing_else_is():
+    parts = clauses(Claim("goal", GOAL, replaces="Migrate the search indexer"))
+    assert [p.text for p in parts] == [
+        "Migrate the search indexer from callbacks to async/await",
+        "keep backwards compatibility for v1 clients of the search indexer",
+    ]
+    assert all(p.replaces is None and p.kind == "goal" for p in parts)
+    # One clause, a short tail, a superseded fact, a state fact: judged whole.
+    for claim in (
+        Claim("goal", "Migrate the search indexer from callbacks to async/await"),
+        Claim("constraint", "Use pnpm for scripts, and nothing else"),
+        Claim("goal", GOAL, state="stale"),
+        Claim("blocker", "TypeError: x is undefined, and y is null at src/a.ts:3"),
+    ):
+        assert clauses(claim) == [claim]
+
+
+def test_one_reworded_word_in_a_refined_goal_is_not_a_contradiction():
+    # Real: the paraphrase control's goal line (seed 1015). Read whole, the cross-encoder gave
+    # "contradicted" 0.999; clause against clause it reads the "retain" clause as stated.
+    restated = GOAL.replace("keep", "retain") + "."
+    assert verdict(GOAL, section("Goal", restated)).label == ENTAILED
+    longer = (
+        GOAL.replace("keep", "retain")
+        + ", and introduce a migration walkthrough for the auth middleware in "
+        "docs/architecture.md."
+    )
+    assert verdict(GOAL, longer).label == ENTAILED
+
+
+def test_a_fact_of_clauses_restated_clause_by_clause_is_found_when_the_whole_is_not():
+    fact = (
+        "Add retries with exponential backoff to the job queue, and measure the latency "
+        "of the job queue before and after, and keep backwards compatibility for v1 clients "
+        "of the job queue"
+    )
+    restated = paraphrase_text(fact)  # "Introduce ...", "retain ...": synonyms the rules know
+    for matcher in ("verdict", "verdict-embedding", "verdict-embedding-nli"):
+        assert verdict(fact, restated, matcher=matcher).label == ENTAILED, matcher
+    # Clauses in another order, one of them reworded.
+    reordered = (
+        "measure the latency of the job queue before and after, and retain backwards "
+        "compatibility for v1 clients of the job queue, and add retries with exponential "
+        "backoff to the job queue"
+    )
+    assert verdict(fact, reordered).label == ENTAILED
+
+
+def test_one_clause_negated_or_missing_or_about_another_subject():
+    fact = (
+        "Send every invoice by e-mail within one hour of the order, and archive a PDF copy "
+        "in the finance bucket"
+    )
+    negated = (
+        "Invoices go out by e-mail within one hour of the order, and no PDF copy is "
+        "archived in the finance bucket"
+    )
+    assert verdict(fact, negated).label == CONTRADICTED
+    part = "Send every invoice by e-mail within one hour of the order"
+    assert verdict(fact, part).label == ABSENT
+    other = fact.replace("invoice", "receipt")
+    assert verdict(fact, other).label == ABSENT
+
+
+def test_a_word_salad_of_a_fact_of_clauses_is_not_read_clause_by_clause():
+    fact = (
+        "Freeze every incoming seed sample for a week, and log its weight in the seed "
+        "register, and label the jar with the collector's name"
+    )
+    # The fact's own words reordered, its ", and " kept (calibration's shuffled cases are such
+    # permutations; fresh11 case 7 kept one): read clause by clause, its last two clauses are
+    # whole in it and the first one's words are all there.
+    words = fact.split()
+    salad = " ".join(words[5:] + words[:5])
+    assert sorted(salad.split()) == sorted(words) and len(and_clauses(salad)) == 3
+    for matcher in ("verdict", "verdict-embedding", "verdict-embedding-nli"):
+        assert verdict(fact, salad, matcher=matcher).label == ABSENT, matcher
+
+
+def test_label_and_presence_agree_with_the_verdict_for_facts_of_clauses():
+    matcher = get_matcher()
+    fact = (
+        "Add retries with exponential backoff to the job queue, and keep backwards "
+        "compatibility for v1 clients of the job queue"
+    )
+    for text in (
+        paraphrase_text(fact),
+        fact.replace("keep", "drop"),
+        "Add retries with exponential backoff to the job queue",
+        "Compress the nightly logs with zstd",
+    ):
+        context = Context.from_texts([text])
+        claim = Claim("goal", fact)
+        label = matcher.judge(claim, context).label
+        assert matcher.label(claim, context) == label, text
+        assert matcher.entails(claim, context) == (label == ENTAILED), text
+
+
+# Real, seed 1018: the paraphrase control writes a revised decision as "Since <reason cut
+# short>, changing approach: the chosen approach is to X". The rules read one about another
+# lock as stating this one (the lead-in hides the one replaced word), and the check then read
+# it as a contradiction (0.936): a decision the capsule kept was counted as negated.
+DECISION = "key the counter lock by tenant id instead of by request id"
+OTHER_LOCK = (
+    "Since profiling s, changing approach: the chosen approach is to key the store lock by "
+    "tenant id instead of by request id"
+)
+
+
+def test_a_statement_about_another_subject_behind_a_lead_in_is_set_aside():
+    assert substituted_after_lead(DECISION, OTHER_LOCK)
+    own = (
+        "Since it ke, the chosen approach is to key the counter lock by tenant id instead of "
+        "by request id"
+    )
+    context = section("Decisions", own, OTHER_LOCK)
+    found = get_matcher().judge(Claim("decision", DECISION), Context.from_texts([context]))
+    assert (found.label, found.evidence) == (ENTAILED, own)
+    alone = get_matcher().judge(
+        Claim("decision", DECISION), Context.from_texts([section("Decisions", OTHER_LOCK)])
+    )
+    assert alone.label == ABSENT  # not contradicted: nothing said of the counter lock
+
+
+def test_a_word_of_order_replaced_behind_a_lead_in_is_still_the_fact_negated():
+    # dev case 720: "before" for "only after" is the rule broken, not another subject.
+    fact = "Send the welcome e-mail only after the address is verified"
+    statement = (
+        "User: one rule for this repository: send the welcome e-mail before the address is verified"
+    )
+    assert not substituted_after_lead(fact, statement)
+    assert verdict(fact, statement, kind="constraint").label == CONTRADICTED
+
+
+def test_the_paraphrase_controls_goals_it_misses_hold_one_of_two_phrases():
+    """Every goal the generator can write, with up to three refinements, reworded by the
+    paraphrase control and shown as a capsule's goal: the default finds it, or it holds
+    "walkthrough" (for "guide") or "gated by" (for "behind"), which the rules' one-run
+    substitution check reads as another subject, as it must read "the job queue" for "the
+    cache layer" (README, "Matching": the control's alarms). Stop 41's default missed goals
+    without either phrase too: its check read "retain" for "keep" in a long goal as a
+    contradiction."""
+    components = [area[1] for area in banks.AREAS]
+    found = missed = 0
+    for n, goal in enumerate(banks.GOALS):
+        base = goal.replace("{component}", components[n % len(components)]).replace(
+            "{dir}", "src/x"
+        )
+        for k in range(4):
+            extensions = [
+                e.replace("{component}", components[(n + i) % len(components)])
+                for i, e in enumerate(banks.GOAL_EXTENSIONS[k : k + k])
+            ]
+            fact = ", and ".join([base, *extensions])
+            restated = paraphrase_text(fact)
+            label = verdict(fact, section("Goal", restated)).label
+            hard = "walkthrough" in restated or "gated by" in restated
+            assert label == ENTAILED or (label == ABSENT and hard), restated
+            found, missed = found + (label == ENTAILED), missed + (label != ENTAILED)
+    assert (found, missed) == (21, 7)
+
+
+def test_a_clause_never_carries_the_fact_it_replaced():
+    claim = Claim("goal", GOAL, replaces="Migrate the search indexer from callbacks to async/await")
+    assert all(part == replace(part, replaces=None) for part in clauses(claim))
