@@ -652,7 +652,7 @@ _RELATION = frozenset(
 )  # fmt: skip
 
 
-def _one_run_replaced(fact: list[str], other: list[str]) -> bool:
+def _one_run_replaced(fact: Sequence[str], other: Sequence[str]) -> bool:
     matcher = SequenceMatcher(None, fact, other, autojunk=False)
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace":
