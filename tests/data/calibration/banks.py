@@ -4959,9 +4959,9 @@ FRESH10_PROSE = (
 )
 FRESH10_BLOCKERS = (
     (
-        "File \"claims/intake/photos.py\", line 63, in attach_photo: ValueError: image exceeds "
+        'File "claims/intake/photos.py", line 63, in attach_photo: ValueError: image exceeds '
         "the 12 MB limit (claim 88213)",
-        "File \"claims/intake/photos.py\", line 63, in attach_photo: ValueError: image exceeds "
+        'File "claims/intake/photos.py", line 63, in attach_photo: ValueError: image exceeds '
         "the 12 MB limit (claim 88231)",
     ),
     (
