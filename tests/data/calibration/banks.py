@@ -5637,3 +5637,588 @@ FRESH11_FILES = (
     ("src/press/strike.rs", "src/press/strikes.rs"),
     ("config/herbarium/imaging.yaml", "config/herbarium/imaging.yml"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-12 bank, the fourteenth bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (a funicular railway, a pipe organ
+# builder, a falconry centre, a dry-stone walling contractor, a canal's lock flight, a
+# watchmaker's repair workshop, a kidney dialysis unit, a sailing school's dinghies, a perfume
+# house's blending room, a chocolate factory, a tea estate, a sugar beet factory, a fireworks
+# display company, a paper mill, a poultry hatchery, a water-well drilling crew, a golf course's
+# greenkeepers, a candle workshop, a sea-salt works, a bookbindery). About a third of the prose
+# facts are long, with two to four clauses joined by ", and "; their negations and
+# wrong-subject variants change one clause only and keep the others word for word. Most
+# negations carry no negation word (an incompatible action in place of the fact's, verdicts
+# such as "was ruled out"); the tail items use their own speaker lead-ins.
+FRESH12_PROSE = (
+    dict(
+        kind="goal",
+        fact="Run the funicular's two cars every fifteen minutes from 7 a.m. to midnight, and show "
+        "the next departure on a screen at both stations, and switch to the standby drive within "
+        "an hour when the main motor trips",
+        para=(
+            "When the main motor trips, the standby drive takes over within an hour, and screens "
+            "at both stations display the next departure, and the funicular's two cars run every "
+            "quarter of an hour between 7 a.m. and midnight",
+            "Operate the funicular's two cars every fifteen minutes from 7 a.m. to midnight, and "
+            "display the next departure on a screen at both stations, and change over to the "
+            "standby drive within an hour when the main motor trips",
+        ),
+        neg="Run the funicular's two cars every fifteen minutes from 7 a.m. to midnight, and show "
+        "the next departure on a screen at both stations, and shut the line down until the main "
+        "motor is repaired when it trips",
+        wrong="Run the funicular's two cars every fifteen minutes from 7 a.m. to midnight, and "
+        "show the weather forecast on a screen at both stations, and switch to the standby drive "
+        "within an hour when the main motor trips",
+    ),
+    dict(
+        kind="goal",
+        fact="Record the pitch of every pipe in the town hall organ before it is dismantled, and "
+        "return each pipe to its original slot on the windchest",
+        para=(
+            "Log the pitch of every pipe in the town hall organ before it is taken apart, and put "
+            "each pipe back in its original slot on the windchest",
+            "Every pipe goes back into the slot on the windchest it originally came from, and "
+            "before the town hall organ is dismantled the pitch of each of its pipes is written "
+            "down",
+        ),
+        neg="Record the pitch of every pipe in the town hall organ before it is dismantled, and "
+        "refit the pipes on the windchest in whichever slots happen to be free",
+        wrong="Record the pitch of every pipe in the town hall organ before it is dismantled, and "
+        "return each pallet spring to its original slot on the windchest",
+    ),
+    dict(
+        kind="goal",
+        fact="Weigh every bird of prey each morning before the flying display, and stand down any "
+        "bird that is more than 30 grams above its flying weight",
+        para=(
+            "Any bird more than 30 grams heavier than its flying weight is stood down, and each "
+            "bird of prey goes on the scales every morning ahead of the flying display",
+            "Weigh each raptor every morning before the flying display, and stand down any bird "
+            "that is over 30 grams above its flying weight",
+        ),
+        neg="Weigh every bird of prey each morning before the flying display, and let every bird "
+        "fly in the display however far above its flying weight it is",
+        wrong="Weigh every owl each morning before the flying display, and stand down any bird "
+        "that is more than 30 grams above its flying weight",
+    ),
+    dict(
+        kind="goal",
+        fact="Rebuild every collapsed stretch of the estate's dry-stone walls using stone from the "
+        "original wall",
+        para=(
+            "Each fallen section of the estate's dry-stone walls should be rebuilt with the stone "
+            "that came out of the original wall",
+            "rebuild every tumbled length of the estate's drystone walls from the original wall's "
+            "own stone",
+        ),
+        neg="Collapsed stretches of the estate's dry-stone walls are replaced with post-and-wire "
+        "fencing, and the fallen stone is carted away",
+        wrong="Rebuild every collapsed stretch of the estate's sheep folds using stone from the "
+        "original wall",
+    ),
+    dict(
+        kind="goal",
+        fact="Let boaters book passage through the Hollins lock flight online at least a day in "
+        "advance",
+        para=(
+            "Boaters should be able to reserve their passage through the Hollins lock flight on "
+            "the website, no later than the day before",
+            "let canal boaters reserve passage through the Hollins lock flight online at least a "
+            "day ahead",
+        ),
+        neg="Boaters turn up at the Hollins lock flight and queue for passage on a first-come, "
+        "first-served basis, and online booking was scrapped",
+        wrong="Let boaters book passage through the Hollins swing bridge online at least a day in "
+        "advance",
+    ),
+    dict(
+        kind="goal",
+        fact="Give every serviced watch a water-resistance test before it goes back to its owner",
+        para=(
+            "Each watch that has been serviced is tested for water resistance before being "
+            "returned to the owner",
+            "pressure-test every serviced watch for water resistance before it is handed back to "
+            "its owner",
+        ),
+        neg="Serviced watches go back to their owners with no water-resistance test",
+        wrong="Give every serviced carriage clock a water-resistance test before it goes back to "
+        "its owner",
+    ),
+    dict(
+        kind="goal",
+        fact="Give every dialysis patient the same chair and the same nurse at each session",
+        para=(
+            "At each session, a dialysis patient sits in the same chair and is looked after by "
+            "the same nurse",
+            "seat each dialysis patient in the same chair with the same nurse at every session",
+        ),
+        neg="Dialysis patients take whichever chair is free and whichever nurse is on duty at "
+        "each session",
+        wrong="Give every chemotherapy patient the same chair and the same nurse at each session",
+    ),
+    dict(
+        kind="goal",
+        fact="Put every dinghy sailing student through a capsize drill on their first day",
+        para=(
+            "On their first day, each student of dinghy sailing has to practise a capsize drill",
+            "run every dinghy sailing pupil through a capsize drill on day one",
+        ),
+        neg="Dinghy sailing students learn the capsize drill in their final week, once they can "
+        "already sail solo",
+        wrong="Put every windsurfing student through a capsize drill on their first day",
+    ),
+    dict(
+        kind="constraint",
+        fact="Weigh every fragrance oil on the calibrated balance, and store the blends away from "
+        "daylight, and macerate each batch for four weeks before bottling",
+        para=(
+            "Each batch is left to macerate for four weeks before it is bottled, and every "
+            "fragrance oil is weighed on the calibrated balance, and the blends are kept out of "
+            "daylight",
+            "Weigh each fragrance oil on the calibrated scale, and keep the blends away from "
+            "daylight, and mature each batch for four weeks before bottling",
+        ),
+        neg="Weigh every fragrance oil on the calibrated balance, and store the blends away from "
+        "daylight, and bottle each batch on the day it is blended",
+        wrong="Weigh every fragrance oil on the calibrated balance, and store the glass bottles "
+        "away from daylight, and macerate each batch for four weeks before bottling",
+    ),
+    dict(
+        kind="constraint",
+        fact="Temper the dark chocolate to 31 degrees before moulding, and keep the moulding room "
+        "below 18 degrees",
+        para=(
+            "The moulding room has to stay under 18 degrees, and the dark chocolate is tempered "
+            "to 31 degrees before it goes into the moulds",
+            "temper the dark chocolate to 31 degrees ahead of moulding, and hold the moulding "
+            "room below 18 degrees",
+        ),
+        neg="Temper the dark chocolate to 31 degrees before moulding, and let the moulding room "
+        "warm up to 25 degrees in the afternoons",
+        wrong="Temper the milk chocolate to 31 degrees before moulding, and keep the moulding "
+        "room below 18 degrees",
+    ),
+    dict(
+        kind="constraint",
+        fact="Pluck only two leaves and a bud from each shoot, and weigh each picker's basket at "
+        "the collection shed, and wither the leaf within four hours of plucking, and pay pickers "
+        "by the kilo",
+        para=(
+            "Pickers are paid by the kilo, and their baskets are each weighed at the collection "
+            "shed, and from each shoot only a bud and two leaves are plucked, and the leaf goes "
+            "into withering no more than four hours after plucking",
+            "Pick only two leaves and a bud from each shoot, and weigh every picker's basket at "
+            "the collection shed, and wither the leaf within four hours of picking, and pay "
+            "pickers per kilo",
+        ),
+        neg="Pluck only two leaves and a bud from each shoot, and weigh each picker's basket at "
+        "the collection shed, and wither the leaf within four hours of plucking, and never pay "
+        "pickers by the kilo",
+        wrong="Pluck only two leaves and a bud from each shoot, and weigh each tractor's trailer "
+        "at the collection shed, and wither the leaf within four hours of plucking, and pay "
+        "pickers by the kilo",
+    ),
+    dict(
+        kind="constraint",
+        fact="Process every load of sugar beet within three days of its delivery to the factory",
+        para=(
+            "Each delivery of sugar beet has to be processed by the factory no more than three "
+            "days after it arrives",
+            "every load of beet delivered to the factory must go through processing within 72 "
+            "hours",
+        ),
+        neg="Loads of sugar beet delivered to the factory sit in the clamp for up to three weeks "
+        "before processing",
+        wrong="Process every load of sugar cane within three days of its delivery to the factory",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep spectators at least 100 metres from the firing site at every display",
+        para=(
+            "At each display, the public must stay a minimum of 100 metres away from the firing "
+            "site",
+            "every fireworks display holds its spectators back at least 100 metres from where "
+            "the fireworks are fired",
+        ),
+        neg="Spectators stand within 20 metres of the firing site at every display so they can "
+        "feel the bangs",
+        wrong="Keep the support vehicles at least 100 metres from the firing site at every display",
+    ),
+    dict(
+        kind="constraint",
+        fact="Run the paper machine's wet end only with the felt guards closed",
+        para=(
+            "The wet end of the paper machine may run only while the felt guards are shut",
+            "the paper machine's wet end must stay stopped whenever its felt guards are open",
+        ),
+        neg="Operators run the paper machine's wet end with the felt guards open so they can "
+        "watch the sheet form",
+        wrong="Run the paper machine's dry end only with the felt guards closed",
+    ),
+    dict(
+        kind="constraint",
+        fact="Hold every egg incubator at 37.5 degrees from setting until day 18",
+        para=(
+            "From the day the eggs are set until day 18, each incubator is kept at 37.5 degrees",
+            "keep every egg incubator at 37.5 degrees from setting to day 18",
+        ),
+        neg="No incubator is held at a fixed temperature; each one drifts with the room until "
+        "hatching",
+        wrong="Hold every hatcher cabinet at 37.5 degrees from setting until day 18",
+    ),
+    dict(
+        kind="constraint",
+        fact="Grout the top six metres of every borehole to seal out surface water",
+        para=(
+            "Each borehole must be grouted over its top six metres so that surface water is "
+            "sealed out",
+            "seal the upper six metres of every borehole with grout to stop surface water getting "
+            "in",
+        ),
+        neg="Leave the top six metres of every borehole open to the gravel so surface water "
+        "drains into it",
+        wrong="Grout the top six metres of every test pit to seal out surface water",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep golf buggies on the paths for 24 hours after heavy rain",
+        para=(
+            "For a day after heavy rain, golf buggies must stay on the paths",
+            "after a heavy downpour, golf buggies are restricted to the paths for 24 hours",
+        ),
+        neg="Golf buggies may drive across the fairways straight after heavy rain",
+        wrong="Keep the greenkeepers' mowers on the paths for 24 hours after heavy rain",
+    ),
+    dict(
+        kind="constraint",
+        fact="Pour soy wax into the candle jars only between 55 and 60 degrees",
+        para=(
+            "Soy wax is poured into the candle jars only when it is between 55 and 60 degrees",
+            "candle jars are filled with soy wax at 55 to 60 degrees and at no other temperature",
+        ),
+        neg="Pour the soy wax into the candle jars straight from the melter at 85 degrees",
+        wrong="Pour beeswax into the candle jars only between 55 and 60 degrees",
+    ),
+    dict(
+        kind="decision",
+        fact="rake the salt from the evaporation pans by hand instead of with the tractor, and dry "
+        "the flakes on linen trays",
+        para=(
+            "the flakes are dried on linen trays, and the salt is raked from the evaporation pans "
+            "by hand rather than by tractor",
+            "rake the salt out of the evaporation pans by hand in place of the tractor, and dry "
+            "the flakes on linen trays",
+        ),
+        neg="rake the salt from the evaporation pans by hand instead of with the tractor, and "
+        "tumble the flakes dry in the gas-fired drum",
+        wrong="rake the salt from the evaporation pans by hand instead of with the tractor, and "
+        "dry the seaweed on linen trays",
+        swap="rake the salt from the evaporation pans with the tractor instead of by hand, and "
+        "dry the flakes on linen trays",
+    ),
+    dict(
+        kind="decision",
+        fact="sew the thesis bindings on the sewing frame instead of gluing them, and stamp the "
+        "titles in gold leaf",
+        para=(
+            "stitch the thesis bindings on the sewing frame instead of gluing them, and tool the "
+            "titles in gold leaf",
+            "titles are stamped in gold leaf, and thesis bindings are sewn on the sewing frame "
+            "rather than glued",
+        ),
+        neg="sew the thesis bindings on the sewing frame instead of gluing them, and print the "
+        "titles on paper labels",
+        wrong="sew the ledger bindings on the sewing frame instead of gluing them, and stamp the "
+        "titles in gold leaf",
+        swap="glue the thesis bindings instead of sewing them on the sewing frame, and stamp the "
+        "titles in gold leaf",
+    ),
+    dict(
+        kind="decision",
+        fact="vaccinate the chicks by spray in the hatchery instead of in the drinking water on "
+        "the farm, and ship them in ventilated crates",
+        para=(
+            "chicks travel in ventilated crates, and they are vaccinated by spray at the hatchery "
+            "rather than through the drinking water at the farm",
+            "vaccinate the chicks by spray at the hatchery in place of the drinking water on the "
+            "farm, and send them out in ventilated crates",
+        ),
+        neg="vaccinate the chicks by spray in the hatchery instead of in the drinking water on "
+        "the farm, and ship them in crates with no ventilation holes",
+        wrong="vaccinate the ducklings by spray in the hatchery instead of in the drinking water "
+        "on the farm, and ship them in ventilated crates",
+        swap="vaccinate the chicks in the drinking water on the farm instead of by spray in the "
+        "hatchery, and ship them in ventilated crates",
+    ),
+    dict(
+        kind="decision",
+        fact="disinfect the dialysis unit's water loop with hot water instead of peracetic acid",
+        para=(
+            "the dialysis unit's water loop is disinfected using hot water rather than peracetic "
+            "acid",
+            "hot water, in place of peracetic acid, disinfects the dialysis unit's water loop",
+        ),
+        neg="the dialysis unit's water loop stays on peracetic acid, and hot-water disinfection "
+        "was ruled out",
+        wrong="disinfect the dialysis unit's bicarbonate mixing tank with hot water instead of "
+        "peracetic acid",
+        swap="disinfect the dialysis unit's water loop with peracetic acid instead of hot water",
+    ),
+    dict(
+        kind="decision",
+        fact="teach beginners in two-person dinghies instead of single-handers",
+        para=(
+            "beginners learn in two-person dinghies rather than in single-handed boats",
+            "put beginners in two-handed dinghies in place of single-handers for their lessons",
+        ),
+        neg="beginners won't learn in two-person dinghies; they go straight into single-handers",
+        wrong="teach the racing squad in two-person dinghies instead of single-handers",
+        swap="teach beginners in single-handers instead of two-person dinghies",
+    ),
+    dict(
+        kind="decision",
+        fact="pack the first flush in foil-lined chests rather than paper sacks",
+        para=(
+            "the first flush goes into foil-lined chests instead of paper sacks",
+            "first-flush tea is packed in chests lined with foil, in preference to paper sacks",
+        ),
+        neg="the first flush is packed in paper sacks, and the foil-lined chests were dropped as "
+        "too costly",
+        wrong="pack the second flush in foil-lined chests rather than paper sacks",
+    ),
+    dict(
+        kind="decision",
+        fact="fire every display electronically from the control desk rather than by hand with "
+        "portfires",
+        para=(
+            "each display is fired electronically from the control desk instead of being lit by "
+            "hand with portfires",
+            "every show is set off from the control desk by electronic firing, in place of hand "
+            "lighting with portfires",
+        ),
+        neg="the crew light every display by hand with portfires, and the electronic control "
+        "desk stays in the van",
+        wrong="fire the test shells electronically from the control desk rather than by hand "
+        "with portfires",
+    ),
+    dict(
+        kind="decision",
+        fact="burn the bark from the debarker in the biomass boiler instead of selling it as "
+        "garden mulch",
+        para=(
+            "bark coming off the debarker is burned in the biomass boiler rather than sold as "
+            "garden mulch",
+            "the biomass boiler takes the debarker's bark as fuel, in place of selling it for "
+            "garden mulch",
+        ),
+        neg="the bark from the debarker is bagged and sold as garden mulch, and the biomass "
+        "boiler runs on gas",
+        wrong="burn the sawdust from the chipper in the biomass boiler instead of selling it as "
+        "garden mulch",
+        swap="sell the bark from the debarker as garden mulch instead of burning it in the "
+        "biomass boiler",
+    ),
+    dict(
+        kind="decision",
+        fact="water the greens at dawn rather than in the evening",
+        para=(
+            "the greens get their watering at first light instead of in the evening",
+            "irrigate the greens at daybreak, not in the evening",
+        ),
+        neg="the greens are watered in the evening after the last players come in, and the dawn "
+        "cycle was scrapped",
+        wrong="water the fairways at dawn rather than in the evening",
+    ),
+    dict(
+        kind="next_step",
+        fact="pump each new borehole for 24 hours, and send a water sample to the lab, and hand "
+        "the owner the drilling log with the pump test results",
+        para=(
+            "the owner receives the drilling log along with the pump test results, and every new "
+            "borehole is pumped for a full day, and a sample of its water goes to the lab",
+            "pump every new borehole for 24 hours, and send a water sample off to the laboratory, "
+            "and give the owner the drilling log with the pump test results",
+        ),
+        neg="pump each new borehole for 24 hours, and pour the water sample away on site, and "
+        "hand the owner the drilling log with the pump test results",
+        wrong="pump each new borehole for 24 hours, and send a soil sample to the lab, and hand "
+        "the owner the drilling log with the pump test results",
+    ),
+    dict(
+        kind="next_step",
+        fact="drain lock 7 on the Hollins flight in November, and fit new bottom gates before "
+        "Easter",
+        para=(
+            "empty lock 7 on the Hollins flight in November, and install new bottom gates ahead "
+            "of Easter",
+            "new bottom gates go in before Easter, once lock 7 on the Hollins flight has been "
+            "drained in November",
+        ),
+        neg="drain lock 7 on the Hollins flight in November, and patch up the old bottom gates to "
+        "last another ten years",
+        wrong="drain lock 7 on the Hollins flight in November, and fit new top gates before "
+        "Easter",
+    ),
+    dict(
+        kind="next_step",
+        fact="tune the organ's reed stops before each recital, and check the blower's filter "
+        "monthly, and log every cipher in the fault book, and call the organ builder when a "
+        "cipher repeats",
+        para=(
+            "every cipher is written in the fault book, and the organ builder is called whenever "
+            "a cipher recurs, and the reed stops are tuned ahead of each recital, and the "
+            "blower's filter gets a monthly check",
+            "tune the organ's reed stops before every recital, and inspect the blower's filter "
+            "each month, and record every cipher in the fault book, and phone the organ builder "
+            "when a cipher repeats",
+        ),
+        neg="tune the organ's reed stops before each recital, and check the blower's filter "
+        "monthly, and log every cipher in the fault book, and wait for the annual service "
+        "whenever a cipher repeats",
+        wrong="tune the organ's reed stops before each recital, and check the humidifier's filter "
+        "monthly, and log every cipher in the fault book, and call the organ builder when a "
+        "cipher repeats",
+    ),
+    dict(
+        kind="next_step",
+        fact="fit a GPS tracker to every young hawk before its first free flight",
+        para=(
+            "before its first free flight, each young hawk should have a GPS tracker fitted",
+            "put a GPS tag on every juvenile hawk ahead of its first free flight",
+        ),
+        neg="fly the young hawks free untagged, as the GPS trackers went back to the supplier",
+        wrong="fit a GPS tracker to every young owl before its first free flight",
+    ),
+    dict(
+        kind="next_step",
+        fact="photograph each stretch of wall before and after it is rebuilt and file the "
+        "pictures with the estate office",
+        para=(
+            "every stretch of wall is photographed both before and after its rebuild, with the "
+            "pictures filed at the estate office",
+            "take photos of each wall stretch before and after rebuilding and lodge them with the "
+            "estate office",
+        ),
+        neg="don't photograph the wall stretches at all; the estate office takes the waller's "
+        "word for the work",
+        wrong="photograph each stile before and after it is rebuilt and file the pictures with "
+        "the estate office",
+    ),
+    dict(
+        kind="next_step",
+        fact="order replacement crowns for the three diving watches from the parts supplier this "
+        "week",
+        para=(
+            "this week, the parts supplier should get an order for replacement crowns for the "
+            "three diving watches",
+            "put in an order with the parts supplier this week for new crowns for the three "
+            "diving watches",
+        ),
+        neg="refit the old crowns on the three diving watches and cancel this week's order with "
+        "the parts supplier",
+        wrong="order replacement crowns for the two pocket watches from the parts supplier this "
+        "week",
+    ),
+    dict(
+        kind="next_step",
+        fact="start slicing this season's sugar beet on 20 September",
+        para=(
+            "slicing of this season's sugar beet should begin on the 20th of September",
+            "this season's beet slicing gets under way on 20 September",
+        ),
+        neg="hold back this season's sugar beet slicing until mid-November",
+        wrong="start slicing this season's chicory roots on 20 September",
+    ),
+    dict(
+        kind="next_step",
+        fact="label every candle with its burn time and a safety warning before it goes on sale",
+        para=(
+            "each candle needs a label showing its burn time and a safety warning before it is "
+            "sold",
+            "before any candle goes on sale, stick a label on it with the burn time and a safety "
+            "warning",
+        ),
+        neg="put the candles on sale bare, and leave burn times and safety warnings to the "
+        "website",
+        wrong="label every wax melt with its burn time and a safety warning before it goes on "
+        "sale",
+    ),
+)
+FRESH12_BLOCKERS = (
+    (
+        "File \"funicular/dispatch.py\", line 77, in next_departure: TypeError: unsupported "
+        "operand type(s) for -: 'NoneType' and 'datetime.datetime' (car B)",
+        "File \"funicular/dispatch.py\", line 77, in next_departure: TypeError: unsupported "
+        "operand type(s) for -: 'NoneType' and 'datetime.date' (car B)",
+    ),
+    (
+        "panic: assignment to entry in nil map (locks/booking.go:118 in reservePassage)",
+        "panic: assignment to entry in nil map (locks/booking.go:181 in reservePassage)",
+    ),
+    (
+        "java.lang.NumberFormatException: For input string: \"37,5\" at "
+        "com.hatchery.incubators.SetPoint.parse(SetPoint.java:42)",
+        "java.lang.NumberFormatException: For input string: \"38,5\" at "
+        "com.hatchery.incubators.SetPoint.parse(SetPoint.java:42)",
+    ),
+    (
+        "ActiveRecord::RecordNotFound: Couldn't find Chair with 'id'=14 "
+        "(app/models/dialysis_session.rb:33:in `assign_chair')",
+        "ActiveRecord::RecordNotFound: Couldn't find Chair with 'id'=41 "
+        "(app/models/dialysis_session.rb:33:in `assign_chair')",
+    ),
+    (
+        "error[E0599]: no method named `tare` found for struct `Balance` in the current scope "
+        "--> src/blend/weigh.rs:27:14",
+        "error[E0599]: no method named `tares` found for struct `Balance` in the current scope "
+        "--> src/blend/weigh.rs:27:14",
+    ),
+)
+FRESH12_COMMANDS = (
+    ("go test ./locks/...", "go test ./lock/..."),
+    (
+        "bundle exec rspec spec/models/dialysis_session_spec.rb",
+        "bundle exec rspec spec/models/dialysis_sessions_spec.rb",
+    ),
+    ("mvn -pl incubators test", "mvn -pl incubators package"),
+)
+FRESH12_SUPERSEDED = (
+    dict(
+        old="run the funicular on the winter timetable from November to March",
+        new="run the funicular on the winter timetable from December to February",
+        report="The funicular's winter timetable was cut from November to March down to December "
+        "to February",
+    ),
+    dict(
+        old="age the perfume blends in glass demijohns",
+        new="age the perfume blends in stainless steel tanks",
+        report="Ageing of the perfume blends moved off glass demijohns into stainless steel tanks",
+    ),
+    dict(
+        old="wrap the chocolate bars in foil and paper",
+        new="wrap the chocolate bars in compostable film",
+        report="Chocolate bar wrapping switched from foil and paper to compostable film",
+    ),
+    dict(
+        old="bag the sea salt in 250 g pouches",
+        new="pack the sea salt in 250 g tins",
+        report="Sea salt packing went from 250 g pouches to 250 g tins",
+    ),
+    dict(
+        old="trim the book blocks on the guillotine",
+        new="trim the book blocks on the three-knife trimmer",
+        report="Trimming of the book blocks changed from the guillotine to the three-knife trimmer",
+    ),
+)
+FRESH12_FILES = (
+    ("funicular/dispatch.py", "funicular/dispatcher.py"),
+    ("locks/booking.go", "lock/booking.go"),
+    (
+        "incubators/src/main/java/com/hatchery/incubators/SetPoint.java",
+        "incubators/src/test/java/com/hatchery/incubators/SetPoint.java",
+    ),
+    ("app/models/dialysis_session.rb", "app/models/dialysis_session.erb"),
+    ("src/blend/weigh.rs", "src/blend/weight.rs"),
+    ("config/greens/irrigation.toml", "config/greens/irrigation.json"),
+)

@@ -1,5 +1,6 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8, fresh9, fresh10 and fresh11 .jsonl) from the hand-written banks.
+fresh6, fresh7, fresh8, fresh9, fresh10, fresh11 and fresh12 .jsonl) from the hand-written
+banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -168,6 +169,13 @@ FRESH11_LEADS = {
     "constraint": "User: one rule that holds throughout this work: ",
     "decision": "Assistant: where we came down: ",
     "next_step": "Assistant: the piece of work I pick up next: ",
+}
+# And others again for the fresh12 split.
+FRESH12_LEADS = {
+    "goal": "User: the main thing this session has to get done: ",
+    "constraint": "User: a rule to stick to the whole way through: ",
+    "decision": "Assistant: the option we settled on in the end: ",
+    "next_step": "Assistant: the job I move on to now: ",
 }
 
 
@@ -516,6 +524,7 @@ def main() -> None:
         ("fresh9", 6021, "FRESH9", FRESH9_LEADS),
         ("fresh10", 6022, "FRESH10", FRESH10_LEADS),
         ("fresh11", 6023, "FRESH11", FRESH11_LEADS),
+        ("fresh12", 6024, "FRESH12", FRESH12_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
