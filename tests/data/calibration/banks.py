@@ -6057,8 +6057,7 @@ FRESH12_PROSE = (
         ),
         neg="drain lock 7 on the Hollins flight in November, and patch up the old bottom gates to "
         "last another ten years",
-        wrong="drain lock 7 on the Hollins flight in November, and fit new top gates before "
-        "Easter",
+        wrong="drain lock 7 on the Hollins flight in November, and fit new top gates before Easter",
     ),
     dict(
         kind="next_step",
@@ -6139,17 +6138,15 @@ FRESH12_PROSE = (
             "before any candle goes on sale, stick a label on it with the burn time and a safety "
             "warning",
         ),
-        neg="put the candles on sale bare, and leave burn times and safety warnings to the "
-        "website",
-        wrong="label every wax melt with its burn time and a safety warning before it goes on "
-        "sale",
+        neg="put the candles on sale bare, and leave burn times and safety warnings to the website",
+        wrong="label every wax melt with its burn time and a safety warning before it goes on sale",
     ),
 )
 FRESH12_BLOCKERS = (
     (
-        "File \"funicular/dispatch.py\", line 77, in next_departure: TypeError: unsupported "
+        'File "funicular/dispatch.py", line 77, in next_departure: TypeError: unsupported '
         "operand type(s) for -: 'NoneType' and 'datetime.datetime' (car B)",
-        "File \"funicular/dispatch.py\", line 77, in next_departure: TypeError: unsupported "
+        'File "funicular/dispatch.py", line 77, in next_departure: TypeError: unsupported '
         "operand type(s) for -: 'NoneType' and 'datetime.date' (car B)",
     ),
     (
@@ -6157,9 +6154,9 @@ FRESH12_BLOCKERS = (
         "panic: assignment to entry in nil map (locks/booking.go:181 in reservePassage)",
     ),
     (
-        "java.lang.NumberFormatException: For input string: \"37,5\" at "
+        'java.lang.NumberFormatException: For input string: "37,5" at '
         "com.hatchery.incubators.SetPoint.parse(SetPoint.java:42)",
-        "java.lang.NumberFormatException: For input string: \"38,5\" at "
+        'java.lang.NumberFormatException: For input string: "38,5" at '
         "com.hatchery.incubators.SetPoint.parse(SetPoint.java:42)",
     ),
     (
