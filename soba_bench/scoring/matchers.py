@@ -5,7 +5,9 @@ state-aware rules of ``verdict`` (soba_bench.scoring.verdict) and a local senten
 model for rewordings the rules miss (``verdict-embedding``, soba_bench.scoring.hybrid), and
 checks each prose fact that reads as stated with a cross-encoder trained for this project
 (soba_bench.scoring.nli): a negation written without a negation word is a contradiction, not
-the fact kept. ``verdict-nli`` lets the cross-encoder judge prose on its own. ``fuzzy`` is
+the fact kept. ``verdict``, ``verdict-embedding`` and the default read a fact made of clauses
+("A, and B": a refined goal) clause by clause where it is not found whole (``by_clause``).
+``verdict-nli`` lets the cross-encoder judge prose on its own. ``fuzzy`` is
 the earlier bag-of-words matcher (content-word containment, then rapidfuzz) and ``embedding``
 the same with MiniLM sentence embeddings; both only ever say entailed or absent for a fact
 that is current, and judge a stale fact by whether a current capsule section carries its
@@ -188,7 +190,9 @@ class VerdictEmbeddingNliMatcher:
     on, and if it reads a contradiction the fact is contradicted (``nli.check_stated``). On
     blind text the hybrid's costliest error is a negation said without a negation word read as
     the fact kept (it hides a summarizer that negates facts); the check catches most of them
-    and pays with some correct rewordings read as contradicted (README, "Matching")."""
+    and pays with some correct rewordings read as contradicted (README, "Matching"). A fact of
+    clauses is checked clause against clause (:func:`by_clause`, ``nli._pairs``), and a
+    statement the check overturns that is about another subject is set aside (``_judge``)."""
 
     name = "verdict-embedding-nli"
     models = f"{NLI_MODEL} {EMBEDDING_MODEL}"

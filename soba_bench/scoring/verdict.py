@@ -622,8 +622,7 @@ def substituted_after_lead(fact_text: str, statement: str) -> bool:
     if not fact or fact[0] not in other:
         return False
     rest = other[other.index(fact[0]) :]
-    matcher = SequenceMatcher(None, fact, rest, autojunk=False)
-    ops = matcher.get_opcodes()
+    ops = SequenceMatcher(None, fact, rest, autojunk=False).get_opcodes()
     if ops and ops[-1][0] == "insert" and ops[-1][1] == len(fact):
         rest = rest[: ops[-1][3]]  # words after the fact's last one: a reason, an addition
     # One word for one, nothing else changed, and not a word of order or amount: a wider
@@ -653,6 +652,8 @@ _RELATION = frozenset(
 
 
 def _one_run_replaced(fact: Sequence[str], other: Sequence[str]) -> bool:
+    """Are the two word lists one another with one run of at most three words replaced, a
+    word that says something on both sides and two or more words of the fact left?"""
     matcher = SequenceMatcher(None, fact, other, autojunk=False)
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace":
