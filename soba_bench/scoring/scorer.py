@@ -68,8 +68,9 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   revision is not).
 # 3 (2026-12-06): a fact of clauses ("A, and B": a refined goal) not found whole is read clause
 #   against clause in statements of clauses; the default's check reads such a fact clause
-#   against clause, and sets aside a statement about another subject behind a lead-in (the
-#   golden test's replays restate their goals word for word, so its digest is unchanged).
+#   against clause, and sets aside a statement about another subject behind a lead-in; the
+#   rules read "at no point / at no time" as "never" (the golden test's replays restate their
+#   facts word for word, so its digest is unchanged).
 SCORES_REVISION = 3
 
 

@@ -186,6 +186,10 @@ _PHRASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         " not allowed ",
         ("banned", "prohibited", "forbidden"),
     ),
+    # "At no point / at no time X" is "never X" (the paraphrase control's "never" -> "at no
+    # point" read "At no point modify any file under X" as "Never touch anything under X"
+    # negated: the rule below made the fact "keep" and left the statement's "no" standing).
+    (r"\bat no (?:point|time)\b", " never ", ("at no point", "at no time")),
     # "do not change X" and "keep X" say the same: one positive form for both.
     (r"\b(not|never)\s+(change|modify|alter|touch|edit)\b", " keep ", ("not", "never")),
 )

@@ -666,3 +666,16 @@ def test_a_clause_negating_only_the_option_turned_down_agrees_with_the_fact():
     fact = "serve fonts from the CDN rather than from the app server"
     said = decided("we serve fonts from the CDN; the app server is not used for them")
     assert verdict("decision", fact, said) == "entailed"
+
+
+def test_at_no_point_and_at_no_time_say_never():
+    # The paraphrase control's "never" -> "at no point": "Never touch X" is made "keep X", and
+    # its rewording must be too, not read as the constraint negated.
+    fact = "Never touch anything under src/legacy/"
+    assert (
+        verdict("constraint", fact, "At no point modify any file under src/legacy/") == "entailed"
+    )
+    assert (
+        verdict("constraint", "Never call npx or yarn", "At no time call npx or yarn") == "entailed"
+    )
+    assert verdict("constraint", fact, "Edit anything under src/legacy/ at will") != "entailed"
