@@ -42,7 +42,7 @@ from soba_bench.scoring.verdict import (
     compare,
     judge,
     parse,
-    shared_weights,
+    ranked_by_shared,
 )
 
 # "User: the task for this session: X", "Assistant: next I will X": a role, then an optional
@@ -70,8 +70,7 @@ def _candidates(
     judged for another reason than too few shared words. Bounding them bounds what a long
     history costs to embed."""
     words = set(parse(claim.text).content)
-    score = shared_weights((w for w in words if _weight(w) >= 1.0), context)
-    ranked = sorted(score, key=lambda i: (-score[i], -i))
+    ranked = ranked_by_shared((w for w in words if _weight(w) >= 1.0), context)
     chosen = []
     for i in ranked:
         statement = context.statements[i]

@@ -18,6 +18,7 @@ on the calibration set.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from typing import Protocol
 
 from soba_bench.registry import Registry
@@ -37,7 +38,7 @@ from soba_bench.scoring.verdict import (
     compare,
     judge,
     parse,
-    shared_weights,
+    ranked_by_shared,
     substituted_after_lead,
 )
 
@@ -91,15 +92,21 @@ def by_clause(claim: Claim, context: Context, one: One) -> Verdict:
     whole = one(claim, context)
     if len(parts) == 1 or whole.label != ABSENT:
         return whole
-    score = shared_weights(set(parse(claim.text).content), context)
-    ranked = sorted(score, key=lambda i: (-score[i], -i))
-    found = [i for i in ranked if len(and_clauses(context.statements[i].text)) >= 2]
+    found = islice(
+        (
+            i
+            for i in ranked_by_shared(set(parse(claim.text).content), context)
+            if len(and_clauses(context.statements[i].text)) >= 2
+        ),
+        _RESTATED_TOP,
+    )
     decided = whole
-    for i in sorted(found[:_RESTATED_TOP]):
+    for i in sorted(found):
         statement = context.statements[i].text
-        if compare(claim.text, strip_lead(statement))[1] in WORD_RULES:
+        text = strip_lead(statement)
+        if compare(claim.text, text)[1] in WORD_RULES:
             continue  # the fact's words shuffled, its roles swapped, another subject: whole
-        own = Context.from_texts(and_clauses(strip_lead(statement)))
+        own = Context.from_texts(and_clauses(text))
         verdicts = [one(part, own) for part in parts]
         contradicted = [n for n, v in enumerate(verdicts, 1) if v.label == CONTRADICTED]
         if contradicted:

@@ -52,7 +52,7 @@ from soba_bench.scoring.verdict import (
     clauses,
     compare,
     parse,
-    shared_weights,
+    ranked_by_shared,
 )
 
 MODEL = Path(__file__).with_name("nli_data") / "minilm-nli-int8.onnx"
@@ -132,8 +132,7 @@ def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -
     words = set(fact.content)
     if not words:
         return Verdict(ABSENT, "empty fact")
-    score = shared_weights(words, context)
-    ranked = sorted(score, key=lambda i: (-score[i], -i))
+    ranked = ranked_by_shared(words, context)
     chosen: list[int] = []
     for i in ranked:
         if len(context.statements[i].text) <= config.max_chars:

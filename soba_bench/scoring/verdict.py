@@ -1089,6 +1089,13 @@ def _candidates(fact_text: str, context: Context, t: Thresholds) -> list[Stateme
     return [context.statements[i] for i in sorted(i for i, v in score.items() if v >= floor)]
 
 
+def ranked_by_shared(words: Iterable[str], context: Context) -> list[int]:
+    """Indices of the statements sharing any of ``words``, most shared weight first (newest
+    first among equals): the order every matcher reads candidates for a fact in."""
+    score = shared_weights(words, context)
+    return sorted(score, key=lambda i: (-score[i], -i))
+
+
 def shared_weights(words: Iterable[str], context: Context) -> dict[int, float]:
     """Statement index -> the summed weight of ``words`` it contains (statements sharing
     none are left out): how the matchers rank what to judge a fact against."""

@@ -24,6 +24,7 @@ from soba_bench.scoring.verdict import (
     Claim,
     and_clauses,
     clauses,
+    judge,
     substituted_after_lead,
 )
 from soba_bench.summarizers.defects import paraphrase_text
@@ -109,6 +110,25 @@ def test_one_clause_negated_or_missing_or_about_another_subject():
     assert verdict(fact, part).label == ABSENT
     other = fact.replace("invoice", "receipt")
     assert verdict(fact, other).label == ABSENT
+
+
+def test_one_clause_contradicted_in_a_statement_the_whole_fact_is_not_found_in():
+    # The shape of fresh10's cases 164-165 (written here): read whole, the statement shares too
+    # little with the fact to be about it; clause against clause, its first clause lifts the
+    # fact's restriction ("only on the keeper's signal" -> "any boater may").
+    fact = (
+        "Release the lock gates only on the lock keeper's signal, and sound the horn two "
+        "minutes before each release"
+    )
+    statement = (
+        "Any boater may release the lock gates at the lock keeper's side, and moored boats find "
+        "out when the water level drops"
+    )
+    for matcher in ("verdict", "verdict-embedding", "verdict-embedding-nli"):
+        found = verdict(fact, statement, matcher=matcher)
+        assert (found.label, found.reason) == (CONTRADICTED, "clause 1 of 2: restriction lifted")
+    # Read whole, the rules find nothing said of the fact: the clause reading decides.
+    assert judge(Claim("goal", fact), Context.from_texts([statement])).label == ABSENT
 
 
 def test_a_word_salad_of_a_fact_of_clauses_is_not_read_clause_by_clause():
