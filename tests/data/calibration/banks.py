@@ -6219,3 +6219,595 @@ FRESH12_FILES = (
     ("src/blend/weigh.rs", "src/blend/weight.rs"),
     ("config/greens/irrigation.toml", "config/greens/irrigation.json"),
 )
+
+# ---------------------------------------------------------------------------------------------
+# Fresh-13 bank, the fifteenth bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (an ambulance control room, a
+# cooperage, a fertility clinic's embryo storage, a thatching firm, an election count, a
+# trampoline park, a recording studio, a cable-laying ship, a care home's medication rounds, an
+# ice-cream maker, a tunnel-boring crew, a pottery's kilns, an archery range, a gem-cutting
+# workshop, a neon sign workshop, a marquee hire company, a weather balloon launch station, a
+# hydroponic vertical farm, a cobbler, a bespoke tailor). About a third of the prose facts are
+# long, with two to four clauses joined by ", and "; their negations and wrong-subject variants
+# change one clause only and keep the others word for word. Most negations carry no negation
+# word (an incompatible action in place of the fact's, verdicts such as "was ruled out"); the
+# tail items use their own speaker lead-ins.
+FRESH13_PROSE = (
+    dict(
+        kind="goal",
+        fact="Answer every 999 call in the ambulance control room within ten seconds, and send "
+        "the nearest free crew to each cardiac arrest, and page the duty doctor when all crews in "
+        "a sector are busy",
+        para=(
+            "Pick up every 999 call in the ambulance control room within ten seconds, and "
+            "dispatch the closest available crew to each cardiac arrest, and alert the duty "
+            "doctor when all crews in a sector are tied up",
+            "Whenever all crews in a sector are busy, the duty doctor is paged, and each cardiac "
+            "arrest gets the nearest free crew, and every 999 call to the ambulance control room "
+            "is answered within ten seconds",
+        ),
+        neg="Answer every 999 call in the ambulance control room within ten seconds, and hold "
+        "each cardiac arrest in the queue until a crew from its home station is free, and page "
+        "the duty doctor when all crews in a sector are busy",
+        wrong="Answer every 999 call in the ambulance control room within ten seconds, and send "
+        "the nearest free crew to each road traffic collision, and page the duty doctor when all "
+        "crews in a sector are busy",
+    ),
+    dict(
+        kind="goal",
+        fact="Season the oak staves outdoors for two years before they are raised into barrels, "
+        "and test every finished barrel with hot water for leaks",
+        para=(
+            "Air-dry the oak staves outdoors for two years before they are raised into casks, "
+            "and check every finished barrel for leaks with hot water",
+            "Every finished barrel is leak-tested with hot water, and the oak staves spend two "
+            "years seasoning outdoors before being raised into barrels",
+        ),
+        neg="Kiln-dry the oak staves in a week before they are raised into barrels, and test "
+        "every finished barrel with hot water for leaks",
+        wrong="Season the oak staves outdoors for two years before they are raised into barrels, "
+        "and test every finished fermenting vat with hot water for leaks",
+    ),
+    dict(
+        kind="goal",
+        fact="Check the liquid nitrogen level in every embryo storage tank twice a day, and move "
+        "the straws to the spare tank when a level alarm sounds",
+        para=(
+            "Inspect the liquid nitrogen level in each embryo storage tank two times a day, and "
+            "transfer the straws to the spare tank when a level alarm goes off",
+            "When a level alarm sounds, the straws are moved into the spare tank, and every "
+            "embryo storage tank has its liquid nitrogen level checked twice daily",
+        ),
+        neg="Check the liquid nitrogen level in every embryo storage tank twice a day, and leave "
+        "the straws in their tank until the weekly nitrogen delivery when a level alarm sounds",
+        wrong="Check the liquid nitrogen level in every sperm storage tank twice a day, and move "
+        "the straws to the spare tank when a level alarm sounds",
+    ),
+    dict(
+        kind="goal",
+        fact="Replace the ridge of every thatched cottage roof with fresh long straw every twelve "
+        "years",
+        para=(
+            "Every twelve years, each thatched cottage roof gets a new ridge of fresh long straw",
+            "renew the ridge on every thatched cottage roof in fresh long straw at twelve-year "
+            "intervals",
+        ),
+        neg="Leave the ridge of every thatched cottage roof in place for the full forty-year life "
+        "of the thatch",
+        wrong="Replace the ridge of every thatched barn roof with fresh long straw every twelve "
+        "years",
+    ),
+    dict(
+        kind="goal",
+        fact="Count the postal votes for each ward in a separate room from the polling-station "
+        "ballots",
+        para=(
+            "Postal votes for every ward are counted in a different room from the ballots from "
+            "polling stations",
+            "keep each ward's postal vote count in its own room, apart from the polling-station "
+            "ballots",
+        ),
+        neg="Mix each ward's postal votes in with the polling-station ballots on the same "
+        "counting tables",
+        wrong="Count the tendered ballots for each ward in a separate room from the "
+        "polling-station ballots",
+    ),
+    dict(
+        kind="goal",
+        fact="Limit each trampoline to one jumper at a time during open sessions",
+        para=(
+            "During open sessions, only one jumper is allowed on each trampoline at any time",
+            "allow a single jumper per trampoline at once in open sessions",
+        ),
+        neg="Let up to four jumpers share each trampoline during open sessions",
+        wrong="Limit each foam pit to one jumper at a time during open sessions",
+    ),
+    dict(
+        kind="goal",
+        fact="Back up every session's multitrack files to the off-site server before the band "
+        "leaves the studio",
+        para=(
+            "Before the band leaves the studio, each session's multitrack files must be copied to "
+            "the off-site server",
+            "copy the multitrack files of every session to the off-site server ahead of the "
+            "band's departure from the studio",
+        ),
+        neg="Back up the multitrack files to the off-site server once a month, long after the "
+        "band has left the studio",
+        wrong="Back up every session's rough mixes to the off-site server before the band leaves "
+        "the studio",
+    ),
+    dict(
+        kind="goal",
+        fact="Bury the new power cable one metre under the seabed along the whole route to the "
+        "island",
+        para=(
+            "Along the entire route to the island, the new power cable should lie buried a metre "
+            "beneath the seabed",
+            "lay the new power cable to the island buried one metre deep in the seabed for the "
+            "whole length of the route",
+        ),
+        neg="Lay the new power cable on the surface of the seabed along the whole route to the "
+        "island",
+        wrong="Bury the new telecoms cable one metre under the seabed along the whole route to "
+        "the island",
+    ),
+    dict(
+        kind="constraint",
+        fact="Give out medicines on the care home's rounds only from the locked trolley, and sign "
+        "the chart after each dose, and have a second nurse check every controlled drug",
+        para=(
+            "Hand out medicines on the care home's rounds only from the locked trolley, and "
+            "initial the chart after each dose, and get a second nurse to verify every controlled "
+            "drug",
+            "Every controlled drug is checked by a second nurse, and the chart is signed after "
+            "each dose, and the medicines on the care home's rounds come only from the locked "
+            "trolley",
+        ),
+        neg="Give out medicines on the care home's rounds only from the locked trolley, and sign "
+        "the chart after each dose, and let a single nurse handle every controlled drug alone",
+        wrong="Give out medicines on the care home's rounds only from the locked trolley, and "
+        "sign the chart after each dose, and have a second nurse check every insulin pen",
+    ),
+    dict(
+        kind="constraint",
+        fact="Pasteurize every ice-cream mix at 85 degrees, and age it in the cold room for at "
+        "least four hours before churning",
+        para=(
+            "Heat-treat each ice-cream mix at 85 degrees, and rest it in the cold room for a "
+            "minimum of four hours before churning",
+            "Before it is churned, every ice-cream mix spends at least four hours ageing in the "
+            "cold room after being pasteurized at 85 degrees",
+        ),
+        neg="Pasteurize every ice-cream mix at 85 degrees, and churn it straight out of the "
+        "pasteurizer while it is still warm",
+        wrong="Pasteurize every sorbet mix at 85 degrees, and age it in the cold room for at "
+        "least four hours before churning",
+    ),
+    dict(
+        kind="constraint",
+        fact="Stop the tunnel-boring machine whenever the face pressure drops below 2 bar, and "
+        "grout behind every lining ring before the next push, and survey the alignment at the end "
+        "of each shift, and keep a rescue chamber within 300 metres of the cutter head",
+        para=(
+            "Halt the tunnel-boring machine whenever the face pressure falls below 2 bar, and "
+            "inject grout behind every lining ring before the next push, and check the alignment "
+            "at the end of each shift, and keep a refuge chamber within 300 metres of the cutter "
+            "head",
+            "A rescue chamber stays within 300 metres of the cutter head, and the alignment is "
+            "surveyed when each shift ends, and the grout behind every lining ring goes in before "
+            "the next push, and the tunnel-boring machine is stopped whenever the face pressure "
+            "drops below 2 bar",
+        ),
+        neg="Stop the tunnel-boring machine whenever the face pressure drops below 2 bar, and "
+        "grout behind every lining ring before the next push, and survey the alignment only once "
+        "the drive has broken through at the far shaft, and keep a rescue chamber within 300 "
+        "metres of the cutter head",
+        wrong="Stop the tunnel-boring machine whenever the face pressure drops below 2 bar, and "
+        "grout behind every lining ring before the next push, and survey the alignment at the end "
+        "of each shift, and keep a first-aid station within 300 metres of the cutter head",
+    ),
+    dict(
+        kind="constraint",
+        fact="Raise the stoneware kiln's temperature by at most 100 degrees an hour once it "
+        "passes 600 degrees",
+        para=(
+            "Once the stoneware kiln is past 600 degrees, its temperature may climb by 100 "
+            "degrees an hour at most",
+            "above 600 degrees, heat the stoneware kiln at a rate of no more than 100 degrees "
+            "per hour",
+        ),
+        neg="Once the stoneware kiln passes 600 degrees, ramp it up at full power, about 300 "
+        "degrees an hour",
+        wrong="Raise the raku kiln's temperature by at most 100 degrees an hour once it passes "
+        "600 degrees",
+    ),
+    dict(
+        kind="constraint",
+        fact="Let archers collect their arrows from the targets only after the range officer "
+        "blows the whistle",
+        para=(
+            "Archers may go forward to retrieve their arrows from the targets only once the range "
+            "officer has blown the whistle",
+            "only when the range officer has blown the whistle may archers walk up to the targets "
+            "to collect their arrows",
+        ),
+        neg="Archers walk up to the targets to collect their arrows as soon as they have shot "
+        "their own arrows, whatever the range officer is doing",
+        wrong="Let coaches collect their arrows from the targets only after the range officer "
+        "blows the whistle",
+    ),
+    dict(
+        kind="constraint",
+        fact="Weigh every cut sapphire on the carat scale before it leaves the workshop",
+        para=(
+            "Each cut sapphire is weighed on the carat scale before leaving the workshop",
+            "before any cut sapphire goes out of the workshop, put it on the carat scale to weigh "
+            "it",
+        ),
+        neg="Send the cut sapphires out of the workshop at the weight the cutter estimates by eye",
+        wrong="Weigh every cut emerald on the carat scale before it leaves the workshop",
+    ),
+    dict(
+        kind="constraint",
+        fact="Fill every neon tube with gas only after it has been bombarded and pumped down to "
+        "vacuum",
+        para=(
+            "Each neon tube gets its gas filling only once it has been bombarded and pumped down "
+            "to a vacuum",
+            "bombard every neon tube and pump it down to vacuum before filling it with gas",
+        ),
+        neg="Fill every neon tube with gas straight off the bending bench, before any bombarding "
+        "or pumping",
+        wrong="Fill every argon tube with gas only after it has been bombarded and pumped down to "
+        "vacuum",
+    ),
+    dict(
+        kind="constraint",
+        fact="Take down any marquee when the forecast gusts reach 40 miles an hour",
+        para=(
+            "Any marquee must be dismantled once forecast gusts hit 40 miles an hour",
+            "every marquee comes down when gusts of 40 miles an hour are forecast",
+        ),
+        neg="Keep every marquee standing through gusts of 40 miles an hour and add extra guy ropes",
+        wrong="Take down any gazebo when the forecast gusts reach 40 miles an hour",
+    ),
+    dict(
+        kind="constraint",
+        fact="Launch the weather balloons at exactly 11:15 and 23:15 UTC every day",
+        para=(
+            "Every day, the weather balloons go up at 11:15 and 23:15 UTC precisely",
+            "release the weather balloons each day at 11:15 UTC and at 23:15 UTC on the dot",
+        ),
+        neg="Weather balloons aren't launched on a fixed schedule; the crew sends them up "
+        "whenever it suits",
+        wrong="Launch the ozone sondes at exactly 11:15 and 23:15 UTC every day",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep the nutrient solution for the lettuce racks between pH 5.8 and 6.2",
+        para=(
+            "The nutrient solution feeding the lettuce racks has to stay within pH 5.8 to 6.2",
+            "hold the pH of the lettuce racks' nutrient solution in the range 5.8 to 6.2",
+        ),
+        neg="Let the nutrient solution for the lettuce racks drift up to pH 7.5 between the "
+        "weekly top-ups",
+        wrong="Keep the nutrient solution for the basil racks between pH 5.8 and 6.2",
+    ),
+    dict(
+        kind="decision",
+        fact="stitch new soles onto the work boots instead of gluing them, and dye the heels to "
+        "match the uppers",
+        para=(
+            "sew new soles onto the work boots instead of gluing them, and stain the heels to "
+            "match the uppers",
+            "the heels are dyed to match the uppers, and new soles are stitched onto the work "
+            "boots rather than glued",
+        ),
+        neg="stitch new soles onto the work boots instead of gluing them, and leave the heels in "
+        "raw black rubber",
+        wrong="stitch new soles onto the riding boots instead of gluing them, and dye the heels "
+        "to match the uppers",
+        swap="glue new soles onto the work boots instead of stitching them, and dye the heels to "
+        "match the uppers",
+    ),
+    dict(
+        kind="decision",
+        fact="cut the wedding suits from the customer's own paper pattern rather than a stock "
+        "block, and hand-sew the buttonholes",
+        para=(
+            "cut the wedding suits from the client's own paper pattern rather than a stock "
+            "block, and hand-stitch the buttonholes",
+            "buttonholes are sewn by hand, and each wedding suit is cut from the customer's own "
+            "paper pattern instead of from a stock block",
+        ),
+        neg="cut the wedding suits from the customer's own paper pattern rather than a stock "
+        "block, and punch the buttonholes on the machine",
+        wrong="cut the overcoats from the customer's own paper pattern rather than a stock block, "
+        "and hand-sew the buttonholes",
+        swap="cut the wedding suits from a stock block rather than the customer's own paper "
+        "pattern, and hand-sew the buttonholes",
+    ),
+    dict(
+        kind="decision",
+        fact="light the lettuce racks with LEDs instead of sodium lamps, and harvest each rack on "
+        "day 35, and compost the roots on site",
+        para=(
+            "illuminate the lettuce racks with LEDs instead of sodium lamps, and crop each rack "
+            "on day 35, and compost the roots at the farm",
+            "the roots are composted on site, and each rack is harvested on day 35, and LEDs "
+            "rather than sodium lamps light the lettuce racks",
+        ),
+        neg="light the lettuce racks with LEDs instead of sodium lamps, and harvest each rack on "
+        "day 35, and send the roots to landfill with the general waste",
+        wrong="light the seedling trays with LEDs instead of sodium lamps, and harvest each rack "
+        "on day 35, and compost the roots on site",
+        swap="light the lettuce racks with sodium lamps instead of LEDs, and harvest each rack on "
+        "day 35, and compost the roots on site",
+    ),
+    dict(
+        kind="decision",
+        fact="toast the barrel interiors over an oak-chip fire instead of with a gas burner",
+        para=(
+            "barrel interiors are toasted over a fire of oak chips rather than with a gas burner",
+            "an oak-chip fire, in place of a gas burner, toasts the inside of the barrels",
+        ),
+        neg="the barrel interiors are toasted with the gas burner, and the oak-chip fire was "
+        "ruled out",
+        wrong="toast the barrel heads over an oak-chip fire instead of with a gas burner",
+        swap="toast the barrel interiors with a gas burner instead of over an oak-chip fire",
+    ),
+    dict(
+        kind="decision",
+        fact="sort the ballot papers by hand rather than through the scanning machines",
+        para=(
+            "ballot papers are sorted manually instead of being run through the scanning machines",
+            "the count sorts its ballot papers by hand, in preference to the scanning machines",
+        ),
+        neg="every ballot paper goes through the scanning machines, and the hand sort was dropped",
+        wrong="sort the postal vote envelopes by hand rather than through the scanning machines",
+        swap="sort the ballot papers through the scanning machines rather than by hand",
+    ),
+    dict(
+        kind="decision",
+        fact="fix the new thatch with hazel spars instead of steel crooks",
+        para=(
+            "the new thatch is held down with hazel spars rather than steel crooks",
+            "use hazel spars, in place of steel crooks, to fasten the new thatch",
+        ),
+        neg="the new thatch is fastened with steel crooks, and the hazel spars were scrapped as "
+        "too slow",
+        wrong="fix the ridge netting with hazel spars instead of steel crooks",
+    ),
+    dict(
+        kind="decision",
+        fact="record the drums in the live room rather than in the vocal booth",
+        para=(
+            "the drums are tracked in the live room instead of the vocal booth",
+            "the live room, in place of the vocal booth, is where the drums get recorded",
+        ),
+        neg="the drums are recorded in the vocal booth, and the live room is kept for the strings",
+        wrong="record the piano in the live room rather than in the vocal booth",
+        swap="record the drums in the vocal booth rather than in the live room",
+    ),
+    dict(
+        kind="decision",
+        fact="route the rapid response cars by the live traffic map instead of the fixed road "
+        "atlas",
+        para=(
+            "rapid response cars are routed using the live traffic map rather than the fixed "
+            "road atlas",
+            "send the rapid response cars along routes from the live traffic map, in place of "
+            "the fixed road atlas",
+        ),
+        neg="the rapid response cars won't use the live traffic map; crews keep to the fixed "
+        "road atlas",
+        wrong="route the patient transport vans by the live traffic map instead of the fixed "
+        "road atlas",
+    ),
+    dict(
+        kind="decision",
+        fact="floor the large marquees with interlocking plastic panels rather than coconut "
+        "matting",
+        para=(
+            "the large marquees get interlocking plastic panel flooring instead of coconut matting",
+            "lay interlocking plastic panels, not coconut matting, as the floor of the large "
+            "marquees",
+        ),
+        neg="the large marquees are floored with coconut matting, and the plastic panels went "
+        "back to the supplier",
+        wrong="floor the small marquees with interlocking plastic panels rather than coconut "
+        "matting",
+    ),
+    dict(
+        kind="next_step",
+        fact="unload the glaze kiln once it has cooled below 100 degrees, and grind the glaze "
+        "drips off every pot's foot, and photograph the finished pieces for the online shop",
+        para=(
+            "empty the glaze kiln once it has cooled under 100 degrees, and grind the glaze runs "
+            "off every pot's foot, and photograph the finished work for the online shop",
+            "the finished pieces are photographed for the online shop, and every pot's foot has "
+            "its glaze drips ground off, and the glaze kiln is unloaded when it has cooled below "
+            "100 degrees",
+        ),
+        neg="unload the glaze kiln at 400 degrees while it is still hot, and grind the glaze "
+        "drips off every pot's foot, and photograph the finished pieces for the online shop",
+        wrong="unload the glaze kiln once it has cooled below 100 degrees, and grind the glaze "
+        "drips off every pot's foot, and photograph the finished pieces for the gallery catalogue",
+    ),
+    dict(
+        kind="next_step",
+        fact="fill the next weather balloon with hydrogen in the inflation shed, and check the "
+        "radiosonde's signal before release",
+        para=(
+            "inflate the next weather balloon with hydrogen in the filling shed, and test the "
+            "radiosonde's signal before launch",
+            "the radiosonde's signal is checked before release, and the next weather balloon is "
+            "filled with hydrogen in the inflation shed",
+        ),
+        neg="fill the next weather balloon with hydrogen in the inflation shed, and release it "
+        "without checking the radiosonde's signal",
+        wrong="fill the next pilot balloon with hydrogen in the inflation shed, and check the "
+        "radiosonde's signal before release",
+    ),
+    dict(
+        kind="next_step",
+        fact="load the 40 kilometres of export cable onto the ship's carousel, and sail for the "
+        "island once the wave forecast is below 2 metres, and pull the cable end into the "
+        "landfall duct, and test the insulation before the ship leaves the site",
+        para=(
+            "spool the 40 kilometres of export cable onto the ship's carousel, and head for the "
+            "island once the wave forecast drops below 2 metres, and haul the cable end into the "
+            "landfall duct, and check the insulation before the ship leaves the site",
+            "the insulation is tested before the ship leaves the site, and the cable end is "
+            "pulled into the landfall duct, and the 40 kilometres of export cable are loaded onto "
+            "the ship's carousel, and the ship sails for the island when the wave forecast is "
+            "under 2 metres",
+        ),
+        neg="load the 40 kilometres of export cable onto the ship's carousel, and sail for the "
+        "island as soon as the cable is loaded, whatever the wave forecast, and pull the cable "
+        "end into the landfall duct, and test the insulation before the ship leaves the site",
+        wrong="load the 40 kilometres of export cable onto the ship's carousel, and sail for the "
+        "island once the wave forecast is below 2 metres, and pull the cable end into the "
+        "substation trench, and test the insulation before the ship leaves the site",
+    ),
+    dict(
+        kind="next_step",
+        fact="send the 3-carat ruby to the gem lab for a heat-treatment report before it is set",
+        para=(
+            "before it is set, the 3-carat ruby goes to the gem lab for a report on heat treatment",
+            "have the gem lab issue a heat-treatment report on the 3-carat ruby ahead of its "
+            "setting",
+        ),
+        neg="set the 3-carat ruby in the ring today, and leave the lab report until after it is "
+        "sold",
+        wrong="send the 3-carat spinel to the gem lab for a heat-treatment report before it is set",
+    ),
+    dict(
+        kind="next_step",
+        fact="replace the torn safety net around the dodgeball court before Saturday's opening",
+        para=(
+            "the torn safety net around the dodgeball court must be swapped for a new one ahead "
+            "of Saturday's opening",
+            "put a new safety net around the dodgeball court in place of the torn one before the "
+            "park opens on Saturday",
+        ),
+        neg="open the dodgeball court on Saturday with the torn safety net patched with cable ties",
+        wrong="replace the torn safety net around the foam pit before Saturday's opening",
+    ),
+    dict(
+        kind="next_step",
+        fact="bend the letters for the barber's shop sign from 12 mm tube this week",
+        para=(
+            "this week, the letters of the barber's shop sign get bent from 12 mm tube",
+            "shape the barber's shop sign letters out of 12 mm tubing in the course of this week",
+        ),
+        neg="put the barber's shop sign on hold until spring and bend the hotel's letters this "
+        "week instead",
+        wrong="bend the letters for the florist's sign from 12 mm tube this week",
+    ),
+    dict(
+        kind="next_step",
+        fact="call each couple whose embryos have been stored for ten years to renew their consent",
+        para=(
+            "couples whose embryos have been in storage for ten years each get a call asking "
+            "them to renew their consent",
+            "phone every couple with embryos stored for a decade so that they renew their consent",
+        ),
+        neg="discard the embryos of every couple at ten years of storage and write to them "
+        "afterwards",
+        wrong="call each donor whose eggs have been stored for ten years to renew their consent",
+    ),
+    dict(
+        kind="next_step",
+        fact="repaint the shooting line on the outdoor range before the club championship",
+        para=(
+            "the shooting line on the outdoor range needs fresh paint ahead of the club "
+            "championship",
+            "before the club championship, give the outdoor range's shooting line a new coat of "
+            "paint",
+        ),
+        neg="mark the shooting line on the outdoor range with a rope for the club championship "
+        "and repaint it next year",
+        wrong="repaint the shooting line on the indoor range before the club championship",
+    ),
+)
+FRESH13_BLOCKERS = (
+    (
+        "File \"control/dispatch/nearest.py\", line 58, in nearest_crew: KeyError: 'sector-7' "
+        "(call 4471)",
+        "File \"control/dispatch/nearest.py\", line 58, in nearest_crew: KeyError: 'sector-1' "
+        "(call 4471)",
+    ),
+    (
+        "panic: runtime error: index out of range [12] with length 12 (count/tally.go:64 in "
+        "addWard)",
+        "panic: runtime error: index out of range [12] with length 11 (count/tally.go:64 in "
+        "addWard)",
+    ),
+    (
+        "java.lang.IllegalStateException: pH probe 3 returned NaN at "
+        "com.verticalfarm.dosing.PhController.read(PhController.java:88)",
+        "java.lang.IllegalStateException: pH probe 8 returned NaN at "
+        "com.verticalfarm.dosing.PhController.read(PhController.java:88)",
+    ),
+    (
+        "src/bookings/slots.ts(41,17): error TS2345: Argument of type 'string' is not assignable "
+        "to parameter of type 'JumpSlot'.",
+        "src/bookings/slots.ts(41,17): error TS2345: Argument of type 'string' is not assignable "
+        "to parameter of type 'JumpSlots'.",
+    ),
+    (
+        "thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', "
+        "src/carousel/tension.rs:112:31",
+        "thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', "
+        "src/carousel/tension.rs:121:31",
+    ),
+)
+FRESH13_COMMANDS = (
+    ("go test ./count/...", "go test ./counts/..."),
+    (
+        "python -m pytest control/dispatch/test_nearest.py",
+        "python -m pytest control/dispatch/test_nearest_crew.py",
+    ),
+    ("cargo test -p carousel", "cargo test -p carousel-sim"),
+)
+FRESH13_SUPERSEDED = (
+    dict(
+        old="launch the weather balloons from the north pad",
+        new="launch the weather balloons from the automatic launcher on the roof",
+        report="Weather balloon launches moved off the north pad onto the automatic launcher on "
+        "the roof",
+    ),
+    dict(
+        old="age the ice-cream mix for twelve hours",
+        new="age the ice-cream mix for six hours",
+        report="The ice-cream mix's ageing time was cut from twelve hours to six",
+    ),
+    dict(
+        old="fire the bisque kiln with propane",
+        new="fire the bisque kiln with electricity",
+        report="The bisque kiln switched from propane to electric firing",
+    ),
+    dict(
+        old="hire out the marquees with wooden poles",
+        new="hire out the marquees with aluminium frames",
+        report="Marquee hire went from wooden poles to aluminium frames",
+    ),
+    dict(
+        old="press the suit seams with a steam iron",
+        new="press the suit seams on the steam press",
+        report="Pressing of the suit seams changed from the steam iron to the steam press",
+    ),
+)
+FRESH13_FILES = (
+    ("control/dispatch/nearest.py", "control/dispatcher/nearest.py"),
+    ("count/tally.go", "counts/tally.go"),
+    (
+        "dosing/src/main/java/com/verticalfarm/dosing/PhController.java",
+        "dosing/src/main/java/com/verticalfarm/dosing/PHController.java",
+    ),
+    ("src/bookings/slots.ts", "src/bookings/slots.tsx"),
+    ("src/carousel/tension.rs", "src/carousel/tensions.rs"),
+    ("config/kilns/glaze.yaml", "config/kilns/glaze.yml"),
+)

@@ -1,6 +1,6 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8, fresh9, fresh10, fresh11 and fresh12 .jsonl) from the hand-written
-banks.
+fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12 and fresh13 .jsonl) from the
+hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -176,6 +176,13 @@ FRESH12_LEADS = {
     "constraint": "User: a rule to stick to the whole way through: ",
     "decision": "Assistant: the option we settled on in the end: ",
     "next_step": "Assistant: the job I move on to now: ",
+}
+# And others again for the fresh13 split.
+FRESH13_LEADS = {
+    "goal": "User: what I most need finished by the end of this session: ",
+    "constraint": "User: a requirement that applies at every step: ",
+    "decision": "Assistant: the choice we ended up making: ",
+    "next_step": "Assistant: the task I am turning to next: ",
 }
 
 
@@ -525,6 +532,7 @@ def main() -> None:
         ("fresh10", 6022, "FRESH10", FRESH10_LEADS),
         ("fresh11", 6023, "FRESH11", FRESH11_LEADS),
         ("fresh12", 6024, "FRESH12", FRESH12_LEADS),
+        ("fresh13", 6025, "FRESH13", FRESH13_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
