@@ -198,7 +198,8 @@ class VerdictEmbeddingNliMatcher:
     blind text the hybrid's costliest error is a negation said without a negation word read as
     the fact kept (it hides a summarizer that negates facts); the check catches most of them
     and pays with some correct rewordings read as contradicted (README, "Matching"). A fact of
-    clauses is checked clause against clause (:func:`by_clause`, ``nli._pairs``), and a
+    clauses is checked clause against clause (:func:`by_clause`, ``nli._pairs``), one restated
+    with a clause replaced by another act is contradicted (``nli.replaced_clause``), and a
     statement the check overturns that is about another subject is set aside (``_judge``)."""
 
     name = "verdict-embedding-nli"

@@ -71,7 +71,10 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   against clause, and sets aside a statement about another subject behind a lead-in; the
 #   rules read "at no point / at no time" as "never" (the golden test's replays restate their
 #   facts word for word, so its digest is unchanged).
-SCORES_REVISION = 3
+# 4 (stop 43): the default's check reads a statement that restates a fact of clauses with one
+#   clause replaced by another act as contradicting it (nli.replaced_clause; the golden
+#   test's records use the rules alone, so its digest is unchanged).
+SCORES_REVISION = 4
 
 
 @dataclass(frozen=True)

@@ -773,6 +773,27 @@ def _relevant_polarity(fact: Parsed, fact_text: str, statement: str) -> int:
     )
 
 
+def _about(fact: Parsed, other: Parsed, recall: float, precision: float, t: Thresholds) -> bool:
+    """Does the statement speak of the fact at all (what a contradiction needs)? Enough of
+    the fact's weighted words, and two in common: a statement that only names the fact's file
+    (or one word of it) says nothing about it."""
+    # Words in common, an antonym counting as one ("keep" / "change" speak of the same act).
+    shared = len(set(fact.content) & set(other.content)) + _antonym(fact, other)
+    # ... and the fact's word that the antonym opposes counts as covered for "about": in a
+    # short fact ("keep the profiler off in production") it is a large share of the words.
+    about_recall = recall + _antonym_weight(fact, other)
+    about = about_recall >= t.contradict or (
+        precision >= t.contradict_precise and about_recall >= t.loose
+    )
+    return about and shared >= min(2, len(set(fact.content)))
+
+
+def speaks_of(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) -> bool:
+    """Is the statement about the fact by the rules' measure (:func:`_about`)?"""
+    fact, other = parse(fact_text), parse(statement)
+    return bool(fact.content) and _about(fact, other, *coverage(fact, other), t)
+
+
 @lru_cache(maxsize=1 << 16)  # per pair: each view of a session's history asks it again
 def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) -> tuple[str, str]:
     """One fact against one statement: (label, rule)."""
@@ -783,16 +804,7 @@ def compare(fact_text: str, statement: str, t: Thresholds = DEFAULT_THRESHOLDS) 
     swap = _shuffled(fact, other)
     if swap is not None:
         return (CONTRADICTED, "roles swapped") if swap else (ABSENT, "words shuffled")
-    # Words in common, an antonym counting as one ("keep" / "change" speak of the same act).
-    shared = len(set(fact.content) & set(other.content)) + _antonym(fact, other)
-    # ... and the fact's word that the antonym opposes counts as covered for "about": in a
-    # short fact ("keep the profiler off in production") it is a large share of the words.
-    about_recall = recall + _antonym_weight(fact, other)
-    about = about_recall >= t.contradict or (
-        precision >= t.contradict_precise and about_recall >= t.loose
-    )
-    if not about or shared < min(2, len(set(fact.content))):
-        # A statement that only names the fact's file (or one word of it) says nothing about it.
+    if not _about(fact, other, recall, precision, t):
         return ABSENT, f"recall {recall:.2f}"
     if _antonym(fact, other) and (
         fact.polarity == other.polarity

@@ -17,6 +17,7 @@ pytest.importorskip("onnxruntime")
 from soba_bench.corpora.synthetic import banks
 from soba_bench.scoring.context import Context
 from soba_bench.scoring.matchers import get_matcher
+from soba_bench.scoring.nli import replaced_clause
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
@@ -110,6 +111,50 @@ def test_one_clause_negated_or_missing_or_about_another_subject():
     assert verdict(fact, part).label == ABSENT
     other = fact.replace("invoice", "receipt")
     assert verdict(fact, other).label == ABSENT
+
+
+# Written here in the shape of fresh11's and fresh12's kept negations: the fact restated with
+# every clause but one word for word and, in place of that one, another act.
+RELEASE = (
+    "Track every returned laptop by its asset tag, and wipe its disk before it goes back "
+    "on the shelf"
+)
+OTHER_ACT = (
+    "Track every returned laptop by its asset tag, and hand it to the next starter with the "
+    "old profile still on it"
+)
+
+
+def test_one_clause_replaced_by_another_act_is_a_contradiction():
+    found = verdict(RELEASE, OTHER_ACT)
+    assert (found.label, found.reason) == (CONTRADICTED, "clause 2 replaced")
+    assert replaced_clause(OTHER_ACT, Claim("goal", RELEASE)) == 2
+    # Under a lead-in, in a capsule's section, and through the scorers' label and presence.
+    lead = "User: the one thing this work must deliver: " + OTHER_ACT
+    assert verdict(RELEASE, lead).label == CONTRADICTED
+    assert verdict(RELEASE, section("Goal", OTHER_ACT)).label == CONTRADICTED
+    context = Context.from_texts([OTHER_ACT])
+    assert get_matcher().label(Claim("goal", RELEASE), context) == CONTRADICTED
+    assert not get_matcher().entails(Claim("goal", RELEASE), context)
+
+
+def test_a_clause_reworded_kept_or_dropped_is_not_read_as_replaced():
+    claim = Claim("goal", RELEASE)
+    # One word for one in the clause: a rewording or another subject, left to the verdict
+    # (the rules read "erase" for "wipe" as another subject: absent, as before this rule).
+    reworded = RELEASE.replace("wipe", "erase")
+    assert replaced_clause(reworded, claim) is None
+    assert verdict(RELEASE, reworded).label == ABSENT
+    assert verdict(RELEASE, RELEASE.replace("wipe its disk", "wipe the disk")).label == ENTAILED
+    # Every clause word for word, a clause more, a clause fewer, two clauses changed.
+    assert replaced_clause(RELEASE, claim) is None
+    assert replaced_clause(OTHER_ACT + ", and log it in the register", claim) is None
+    assert replaced_clause("Track every returned laptop by its asset tag", claim) is None
+    both = "Scan every returned laptop, and hand it to the next starter as it is"
+    assert replaced_clause(both, claim) is None
+    # A fact of one clause is never read this way.
+    single = Claim("goal", "Wipe the disk of every returned laptop")
+    assert replaced_clause("Hand every returned laptop on with its disk as it is", single) is None
 
 
 def test_one_clause_contradicted_in_a_statement_the_whole_fact_is_not_found_in():
