@@ -6811,3 +6811,563 @@ FRESH13_FILES = (
     ("src/carousel/tension.rs", "src/carousel/tensions.rs"),
     ("config/kilns/glaze.yaml", "config/kilns/glaze.yml"),
 )
+# ---------------------------------------------------------------------------------------------
+# Fresh-14 bank, the sixteenth bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (a stained-glass studio, an oyster
+# farm, a hospital pharmacy's chemotherapy compounding unit, a taxidermy workshop, a milliner, a
+# surfboard shaper, a maple syrup sugarhouse, a gas pipeline pigging crew, a ropewalk, an
+# antivenom lab's snake milking, a shipyard's dry dock, a racecourse's starting stalls, an orchid
+# nursery, a rail freight yard, a prison's visits hall, a fish smokehouse, an upholstery
+# workshop, a puppet theatre, a cider mill, a rowing club's boathouse). About a third of the
+# prose facts are long, with two to four clauses joined by ", and "; their negations and
+# wrong-subject variants change one clause only and keep the others word for word. Most
+# negations carry no negation word (an incompatible action in place of the fact's, verdicts
+# such as "was ruled out"); the tail items use their own speaker lead-ins.
+FRESH14_PROSE = (
+    dict(
+        kind="goal",
+        fact="Clean every medieval stained-glass panel with distilled water and cotton swabs, and "
+        "photograph both faces before releading, and store the removed lead cames in labelled bags",
+        para=(
+            "Wash every medieval stained-glass panel with distilled water and cotton buds, and "
+            "photograph both sides before releading, and keep the removed lead cames in labelled "
+            "bags",
+            "The removed lead cames are stored in labelled bags, and both faces of every medieval "
+            "stained-glass panel are photographed before releading, and each panel is cleaned "
+            "with distilled water and cotton swabs",
+        ),
+        neg="Clean every medieval stained-glass panel with distilled water and cotton swabs, and "
+        "photograph both faces before releading, and melt the removed lead cames down for scrap",
+        wrong="Clean every Victorian stained-glass panel with distilled water and cotton swabs, "
+        "and photograph both faces before releading, and store the removed lead cames in labelled "
+        "bags",
+    ),
+    dict(
+        kind="goal",
+        fact="Hold every batch of harvested oysters in the purification tanks for 42 hours, and "
+        "test a sample from each batch for norovirus before sale",
+        para=(
+            "Keep every batch of harvested oysters in the depuration tanks for 42 hours, and "
+            "check a sample from each batch for norovirus before sale",
+            "A sample from each batch of harvested oysters is tested for norovirus before it is "
+            "sold, and every batch spends 42 hours in the purification tanks",
+        ),
+        neg="Send every batch of harvested oysters straight from the beds to market, and test a "
+        "sample from each batch for norovirus before sale",
+        wrong="Hold every batch of harvested mussels in the purification tanks for 42 hours, and "
+        "test a sample from each batch for norovirus before sale",
+    ),
+    dict(
+        kind="goal",
+        fact="Prepare every chemotherapy dose in the isolator under negative pressure, and weigh "
+        "each filled syringe on the gravimetric balance, and label each bag with the patient's "
+        "name and date of birth, and deliver the doses to the day unit by 9 am",
+        para=(
+            "Make up every chemotherapy dose in the isolator under negative pressure, and check "
+            "the weight of each filled syringe on the gravimetric balance, and mark each bag with "
+            "the patient's name and date of birth, and get the doses to the day unit by 9 am",
+            "The doses reach the day unit by 9 am, and each bag carries the patient's name and "
+            "date of birth, and each filled syringe is weighed on the gravimetric balance, and "
+            "every chemotherapy dose is prepared in the isolator under negative pressure",
+        ),
+        neg="Prepare every chemotherapy dose in the isolator under negative pressure, and weigh "
+        "each filled syringe on the gravimetric balance, and label each bag with the patient's "
+        "name and date of birth, and send the doses to the day unit with the afternoon porter "
+        "round",
+        wrong="Prepare every antibiotic dose in the isolator under negative pressure, and weigh "
+        "each filled syringe on the gravimetric balance, and label each bag with the patient's "
+        "name and date of birth, and deliver the doses to the day unit by 9 am",
+    ),
+    dict(
+        kind="goal",
+        fact="Freeze every bird specimen for two weeks before it is skinned",
+        para=(
+            "Each bird specimen has to spend two weeks in the freezer before it is skinned",
+            "keep every bird specimen frozen for a fortnight ahead of skinning it",
+        ),
+        neg="Skin every bird specimen on the day it arrives, fresh from the courier",
+        wrong="Freeze every mammal specimen for two weeks before it is skinned",
+    ),
+    dict(
+        kind="goal",
+        fact="Steam every felt hat onto a wooden block before its brim is trimmed",
+        para=(
+            "Each felt hat is shaped with steam over a wooden block before the brim gets trimmed",
+            "block every felt hat on wood with steam ahead of trimming its brim",
+        ),
+        neg="Trim the brim of every felt hat first, and steam the hat onto a wooden block "
+        "afterwards",
+        wrong="Steam every straw boater onto a wooden block before its brim is trimmed",
+    ),
+    dict(
+        kind="goal",
+        fact="Glass the deck of every surfboard with two layers of 6-ounce cloth",
+        para=(
+            "Every surfboard's deck is laminated with two layers of 6-ounce fibreglass cloth",
+            "lay a double layer of 6-ounce cloth over the deck of each surfboard",
+        ),
+        neg="Glass the deck of every surfboard with a single layer of 4-ounce cloth to save weight",
+        wrong="Glass the deck of every paddleboard with two layers of 6-ounce cloth",
+    ),
+    dict(
+        kind="goal",
+        fact="Boil down all the maple sap within 24 hours of it leaving the trees",
+        para=(
+            "All the maple sap must be boiled down no later than 24 hours after it comes out of "
+            "the trees",
+            "every drop of maple sap goes into the evaporator within a day of being collected "
+            "from the trees",
+        ),
+        neg="Store the maple sap in the holding tanks for up to a week before boiling it down",
+        wrong="Boil down all the birch sap within 24 hours of it leaving the trees",
+    ),
+    dict(
+        kind="goal",
+        fact="Run an inspection pig through the gas pipeline between the two compressor stations "
+        "every five years",
+        para=(
+            "Every five years, an inspection pig is sent through the gas pipeline linking the two "
+            "compressor stations",
+            "pig the gas pipeline between the two compressor stations with an inspection tool at "
+            "five-year intervals",
+        ),
+        neg="Inspect the gas pipeline between the two compressor stations only when a leak is "
+        "reported",
+        wrong="Run an inspection pig through the oil pipeline between the two compressor stations "
+        "every five years",
+    ),
+    dict(
+        kind="constraint",
+        fact="Twist every mooring rope from manila fibre, and stretch it for a day before "
+        "coiling, and tag each coil with its breaking load",
+        para=(
+            "Spin every mooring rope from manila fibre, and pre-stretch it for a day before "
+            "coiling, and label each coil with its breaking load",
+            "Each coil carries a tag with its breaking load, and every mooring rope is made from "
+            "manila fibre and stretched for a day before it is coiled",
+        ),
+        neg="Twist every mooring rope from manila fibre, and coil it straight off the ropewalk "
+        "while it is still slack, and tag each coil with its breaking load",
+        wrong="Twist every tow rope from manila fibre, and stretch it for a day before coiling, "
+        "and tag each coil with its breaking load",
+    ),
+    dict(
+        kind="constraint",
+        fact="Milk each snake only with two handlers present, and keep the antivenom for its "
+        "species on the bench during every extraction",
+        para=(
+            "Extract venom from each snake only with two handlers in the room, and keep the "
+            "antivenom for its species on the bench during every milking",
+            "During every extraction the antivenom for the snake's species sits on the bench, and "
+            "each snake is milked only when two handlers are present",
+        ),
+        neg="Milk each snake only with two handlers present, and keep the antivenom for its "
+        "species locked in the hospital pharmacy across the road during every extraction",
+        wrong="Milk each scorpion only with two handlers present, and keep the antivenom for its "
+        "species on the bench during every extraction",
+    ),
+    dict(
+        kind="constraint",
+        fact="Pump out the dry dock only after the keel blocks have been surveyed, and shore the "
+        "hull with timber props as the water falls, and grit-blast the hull before any paint goes "
+        "on, and post a fire watch for every hot-work job in the dock",
+        para=(
+            "Drain the dry dock only after the keel blocks have been inspected, and prop the hull "
+            "with timber shores as the water drops, and grit-blast the hull before any coating "
+            "goes on, and station a fire watch for every hot-work job in the dock",
+            "Every hot-work job in the dock has a fire watch posted, and the hull is grit-blasted "
+            "before it is painted, and timber props shore it up as the water falls, and the dry "
+            "dock is pumped out only once the keel blocks have been surveyed",
+        ),
+        neg="Pump out the dry dock only after the keel blocks have been surveyed, and shore the "
+        "hull with timber props as the water falls, and roll the new paint straight over the old "
+        "fouling once the hull is dry, and post a fire watch for every hot-work job in the dock",
+        wrong="Pump out the dry dock only after the keel blocks have been surveyed, and shore the "
+        "hull with timber props as the water falls, and grit-blast the hull before any paint goes "
+        "on, and post a fire watch for every hot-work job on the quayside",
+    ),
+    dict(
+        kind="constraint",
+        fact="Test the gates of the starting stalls with a dry run before the first race of every "
+        "meeting",
+        para=(
+            "Before the first race of each meeting, the starting stalls' gates are tested in a "
+            "dry run",
+            "dry-run the gates of the starting stalls ahead of every meeting's opening race",
+        ),
+        neg="Take the starting stalls to the first race of each meeting straight off the lorry, "
+        "and test their gates once racing has finished",
+        wrong="Test the shutter of the photo-finish camera with a dry run before the first race "
+        "of every meeting",
+    ),
+    dict(
+        kind="constraint",
+        fact="Water the orchids only with rainwater collected from the glasshouse roof",
+        para=(
+            "The orchids are watered solely with rainwater gathered from the glasshouse roof",
+            "use only rainwater from the glasshouse roof when watering the orchids",
+        ),
+        neg="Water the orchids with tap water straight from the mains",
+        wrong="Water the bromeliads only with rainwater collected from the glasshouse roof",
+    ),
+    dict(
+        kind="constraint",
+        fact="Keep wagons carrying chlorine at least three tracks away from any wagon of "
+        "explosives",
+        para=(
+            "Chlorine wagons must stand a minimum of three tracks from any wagon loaded with "
+            "explosives",
+            "any explosives wagon has to be separated from the chlorine wagons by three tracks or "
+            "more",
+        ),
+        neg="Marshal the chlorine wagons right next to the explosives wagons in the same train",
+        wrong="Keep wagons carrying ammonia at least three tracks away from any wagon of "
+        "explosives",
+    ),
+    dict(
+        kind="constraint",
+        fact="Book every family visit at least 48 hours ahead through the visits line",
+        para=(
+            "Each family visit must be booked via the visits line a minimum of 48 hours in advance",
+            "family visits are arranged through the visits line two days beforehand at the latest",
+        ),
+        neg="Let families turn up at the prison gate and book a visit on the day",
+        wrong="Book every legal visit at least 48 hours ahead through the visits line",
+    ),
+    dict(
+        kind="constraint",
+        fact="Cold-smoke the salmon sides below 28 degrees for twelve hours",
+        para=(
+            "The salmon sides are cold-smoked at under 28 degrees for twelve hours",
+            "give the salmon sides a twelve-hour cold smoke, keeping it cooler than 28 degrees",
+        ),
+        neg="Hot-smoke the salmon sides at 80 degrees for two hours",
+        wrong="Cold-smoke the trout fillets below 28 degrees for twelve hours",
+    ),
+    dict(
+        kind="constraint",
+        fact="Fill every sofa cushion only with fire-retardant foam that carries the safety label",
+        para=(
+            "Each sofa cushion may be filled with fire-retardant foam bearing the safety label "
+            "and nothing else",
+            "only foam that is fire-retardant and carries the safety label goes into any sofa "
+            "cushion",
+        ),
+        neg="Fill the sofa cushions with whatever foam is cheapest, whether it carries the safety "
+        "label or not",
+        wrong="Fill every armchair cushion only with fire-retardant foam that carries the safety "
+        "label",
+    ),
+    dict(
+        kind="constraint",
+        fact="Hang every marionette on its own numbered hook backstage after each show",
+        para=(
+            "After each show, every marionette goes back on its own numbered hook backstage",
+            "each marionette is hung backstage on a numbered hook of its own once every "
+            "performance ends",
+        ),
+        neg="Pile all the marionettes together in one trunk backstage after each show",
+        wrong="Hang every glove puppet on its own numbered hook backstage after each show",
+    ),
+    dict(
+        kind="decision",
+        fact="press the apples in a rack-and-cloth press instead of a belt press, and ferment the "
+        "juice with wild yeast",
+        para=(
+            "squeeze the apples in a rack-and-cloth press instead of a belt press, and ferment "
+            "the juice using wild yeast",
+            "the juice is fermented with wild yeast, and the apples are pressed in a "
+            "rack-and-cloth press rather than a belt press",
+        ),
+        neg="press the apples in a rack-and-cloth press instead of a belt press, and pitch a "
+        "cultured champagne yeast into the juice",
+        wrong="press the pears in a rack-and-cloth press instead of a belt press, and ferment the "
+        "juice with wild yeast",
+        swap="press the apples in a belt press instead of a rack-and-cloth press, and ferment the "
+        "juice with wild yeast",
+    ),
+    dict(
+        kind="decision",
+        fact="shape the boards from recycled EPS blanks rather than polyurethane foam, and "
+        "laminate them with bio-epoxy resin, and sand each board by hand",
+        para=(
+            "cut the boards from recycled EPS blanks rather than polyurethane foam, and glass "
+            "them with bio-epoxy resin, and hand-sand each board",
+            "each board is sanded by hand and laminated with bio-epoxy resin, and the boards are "
+            "shaped from recycled EPS blanks instead of polyurethane foam",
+        ),
+        neg="shape the boards from recycled EPS blanks rather than polyurethane foam, and "
+        "laminate them with bio-epoxy resin, and sand each board on the robotic sanding arm",
+        wrong="shape the boards from recycled EPS blanks rather than polyurethane foam, and "
+        "laminate the fins with bio-epoxy resin, and sand each board by hand",
+        swap="shape the boards from polyurethane foam rather than recycled EPS blanks, and "
+        "laminate them with bio-epoxy resin, and sand each board by hand",
+    ),
+    dict(
+        kind="decision",
+        fact="store the eights on the upper racks instead of the lower ones, and hose every hull "
+        "with fresh water after each outing, and log each outing in the boathouse book",
+        para=(
+            "keep the eights on the upper racks instead of the lower ones, and rinse every hull "
+            "with fresh water after each outing, and record each outing in the boathouse book",
+            "each outing is written into the boathouse book, and every hull is hosed down with "
+            "fresh water after the outing, and the eights go on the upper racks rather than the "
+            "lower ones",
+        ),
+        neg="store the eights on the upper racks instead of the lower ones, and rack every hull "
+        "wet straight from the river after each outing, and log each outing in the boathouse book",
+        wrong="store the single sculls on the upper racks instead of the lower ones, and hose "
+        "every hull with fresh water after each outing, and log each outing in the boathouse book",
+        swap="store the eights on the lower racks instead of the upper ones, and hose every hull "
+        "with fresh water after each outing, and log each outing in the boathouse book",
+    ),
+    dict(
+        kind="decision",
+        fact="mount the fox on a polyurethane form rather than a hand-wrapped wood-wool body",
+        para=(
+            "the fox is mounted on a polyurethane form instead of a body wrapped by hand from "
+            "wood wool",
+            "a polyurethane form, in place of a hand-wrapped wood-wool body, is what the fox gets "
+            "mounted on",
+        ),
+        neg="the fox goes onto a hand-wrapped wood-wool body, and the polyurethane form was ruled "
+        "out",
+        wrong="mount the badger on a polyurethane form rather than a hand-wrapped wood-wool body",
+        swap="mount the fox on a hand-wrapped wood-wool body rather than a polyurethane form",
+    ),
+    dict(
+        kind="decision",
+        fact="fire the evaporator with wood instead of fuel oil",
+        para=(
+            "the evaporator is fired with wood rather than fuel oil",
+            "burn wood, in place of fuel oil, under the evaporator",
+        ),
+        neg="the evaporator runs on fuel oil, and the wood firing was abandoned",
+        wrong="fire the finishing pan with wood instead of fuel oil",
+        swap="fire the evaporator with fuel oil instead of wood",
+    ),
+    dict(
+        kind="decision",
+        fact="stiffen the straw hats with gelatine sizing rather than spray lacquer",
+        para=(
+            "the straw hats are stiffened using gelatine sizing instead of spray lacquer",
+            "use gelatine sizing, in place of spray lacquer, to stiffen the straw hats",
+        ),
+        neg="the straw hats get stiffened with spray lacquer, and the gelatine sizing was dropped",
+        wrong="stiffen the sinamay fascinators with gelatine sizing rather than spray lacquer",
+        swap="stiffen the straw hats with spray lacquer rather than gelatine sizing",
+    ),
+    dict(
+        kind="decision",
+        fact="launch the inspection pig from the northern trap instead of the southern trap",
+        para=(
+            "the inspection pig is launched from the northern trap rather than the southern one",
+            "use the northern trap, in place of the southern trap, to send in the inspection pig",
+        ),
+        neg="the inspection pig won't go in at the northern trap; it is launched from the "
+        "southern trap",
+        wrong="launch the cleaning pig from the northern trap instead of the southern trap",
+    ),
+    dict(
+        kind="decision",
+        fact="reglaze the chapel's east window with mouth-blown glass rather than machine-rolled "
+        "sheet",
+        para=(
+            "the chapel's east window is reglazed using mouth-blown glass instead of "
+            "machine-rolled sheet",
+            "mouth-blown glass, in place of machine-rolled sheet, goes into the chapel's east "
+            "window when it is reglazed",
+        ),
+        neg="the chapel's east window gets machine-rolled sheet, and the mouth-blown glass was "
+        "turned down as too costly",
+        wrong="reglaze the chapel's west window with mouth-blown glass rather than machine-rolled "
+        "sheet",
+    ),
+    dict(
+        kind="decision",
+        fact="move the wagons around the yard with a battery shunter instead of the diesel "
+        "locomotive",
+        para=(
+            "wagons are shunted around the yard by a battery shunter rather than the diesel "
+            "locomotive",
+            "a battery shunter, in place of the diesel locomotive, moves the wagons around the "
+            "yard",
+        ),
+        neg="the diesel locomotive keeps shunting the wagons around the yard, and the battery "
+        "shunter was sent back to the hire company",
+        wrong="move the wagons around the carriage depot with a battery shunter instead of the "
+        "diesel locomotive",
+    ),
+    dict(
+        kind="next_step",
+        fact="brine the next batch of haddock for twenty minutes, and hang it on the racks "
+        "overnight to form a pellicle, and smoke it over oak chips in the morning",
+        para=(
+            "soak the next batch of haddock in brine for twenty minutes, and hang it on the racks "
+            "overnight so a pellicle forms, and smoke it over oak shavings in the morning",
+            "the next batch of haddock is smoked over oak chips in the morning, after twenty "
+            "minutes in brine and a night hanging on the racks to form a pellicle",
+        ),
+        neg="brine the next batch of haddock for twenty minutes, and hang it on the racks "
+        "overnight to form a pellicle, and freeze it raw in the morning for the wholesale order",
+        wrong="brine the next batch of mackerel for twenty minutes, and hang it on the racks "
+        "overnight to form a pellicle, and smoke it over oak chips in the morning",
+    ),
+    dict(
+        kind="next_step",
+        fact="install the new body scanner at the visitors' entrance, and train every visits "
+        "officer on it before Monday",
+        para=(
+            "fit the new body scanner at the visitors' entrance, and instruct every visits "
+            "officer in using it before Monday",
+            "before Monday every visits officer is to be trained on the new body scanner, which "
+            "is installed at the visitors' entrance",
+        ),
+        neg="install the new body scanner at the visitors' entrance, and postpone the visits "
+        "officers' training on it until next quarter",
+        wrong="install the new body scanner at the staff entrance, and train every visits officer "
+        "on it before Monday",
+    ),
+    dict(
+        kind="next_step",
+        fact="strip the old horsehair from the Victorian chaise longue, and retie the springs "
+        "with jute twine, and cover the seat in the customer's green velvet, and deliver it back "
+        "on Friday",
+        para=(
+            "remove the old horsehair from the Victorian chaise longue, and re-lash the springs "
+            "with jute twine, and upholster the seat in the client's green velvet, and return it "
+            "on Friday",
+            "the Victorian chaise longue goes back to the customer on Friday with its old "
+            "horsehair stripped out, its springs retied with jute twine and its seat covered in "
+            "the customer's green velvet",
+        ),
+        neg="strip the old horsehair from the Victorian chaise longue, and retie the springs with "
+        "jute twine, and cover the seat in our stock grey linen, and deliver it back on Friday",
+        wrong="strip the old horsehair from the Edwardian armchair, and retie the springs with "
+        "jute twine, and cover the seat in the customer's green velvet, and deliver it back on "
+        "Friday",
+    ),
+    dict(
+        kind="next_step",
+        fact="lay out 200 new trestles on the lower shore at the next spring tide",
+        para=(
+            "at the next spring tide, put 200 new trestles out on the lower shore",
+            "the 200 new trestles go down on the lower shore during the coming spring tide",
+        ),
+        neg="keep the 200 new trestles stacked in the yard through the next spring tide",
+        wrong="lay out 200 new trestles on the upper shore at the next spring tide",
+    ),
+    dict(
+        kind="next_step",
+        fact="replace the worn padding inside stall 7 before Saturday's meeting",
+        para=(
+            "the worn padding inside stall 7 must be renewed ahead of Saturday's meeting",
+            "before the meeting on Saturday, put new padding into stall 7 in place of the worn "
+            "lining",
+        ),
+        neg="run Saturday's meeting with the worn padding in stall 7 as it is, and reline the "
+        "stall over the winter",
+        wrong="replace the worn padding inside stall 9 before Saturday's meeting",
+    ),
+    dict(
+        kind="next_step",
+        fact="send the pooled cobra venom to the freeze-dryer by Thursday",
+        para=(
+            "the pooled cobra venom has to go to the freeze-dryer by Thursday",
+            "by Thursday, pass the pooled venom from the cobras on to the freeze-dryer",
+        ),
+        neg="keep the pooled cobra venom as a liquid in the minus-80 freezer until next month",
+        wrong="send the pooled viper venom to the freeze-dryer by Thursday",
+    ),
+    dict(
+        kind="next_step",
+        fact="restring the dragon marionette with braided fishing line before the matinee",
+        para=(
+            "the dragon marionette needs new strings of braided fishing line ahead of the matinee",
+            "before the matinee, put fresh braided fishing line on the dragon marionette as its "
+            "strings",
+        ),
+        neg="perform the matinee with the dragon marionette on its frayed old strings",
+        wrong="restring the witch marionette with braided fishing line before the matinee",
+    ),
+    dict(
+        kind="next_step",
+        fact="repot the phalaenopsis seedlings into fresh pine bark this week",
+        para=(
+            "this week, move the phalaenopsis seedlings into new pots of fresh pine bark",
+            "the phalaenopsis seedlings get repotted in fresh pine bark in the course of this week",
+        ),
+        neg="don't repot the phalaenopsis seedlings until after they have flowered next spring",
+        wrong="repot the cattleya seedlings into fresh pine bark this week",
+    ),
+)
+FRESH14_BLOCKERS = (
+    (
+        'File "smokehouse/kiln/probe.py", line 73, in read_temp: ZeroDivisionError: float '
+        "division by zero",
+        'File "smokehouse/kiln/probe.py", line 73, in read_humidity: ZeroDivisionError: float '
+        "division by zero",
+    ),
+    (
+        "panic: runtime error: invalid memory address or nil pointer dereference [signal SIGSEGV] "
+        "(yard/marshal/hazard.go:39 in checkSeparation)",
+        "panic: runtime error: invalid memory address or nil pointer dereference [signal SIGSEGV] "
+        "(yard/marshal/hazard.go:39 in checkSegregation)",
+    ),
+    (
+        "System.InvalidOperationException: Sequence contains no elements at "
+        "Compounding.Doses.GravimetricCheck.Weigh() in GravimetricCheck.cs:line 55",
+        "System.InvalidOperationException: Sequence contains no elements at "
+        "Compounding.Doses.GravimetricCheck.Weigh() in GravimetricCheck.cs:line 58",
+    ),
+    (
+        "src/stalls/gates.ts(27,9): error TS2554: Expected 2 arguments, but got 1.",
+        "src/stalls/gates.ts(27,9): error TS2554: Expected 2 arguments, but got 3.",
+    ),
+    (
+        'PHP Warning:  Undefined array key "wing_c" in /var/www/visits/src/SlotPlanner.php on '
+        "line 84",
+        'PHP Warning:  Undefined array key "wing_e" in /var/www/visits/src/SlotPlanner.php on '
+        "line 84",
+    ),
+)
+FRESH14_COMMANDS = (
+    ("go test ./yard/marshal/...", "go test ./yard/marshals/..."),
+    ("dotnet test Compounding.Tests", "dotnet test Compounding.Test"),
+    ("vendor/bin/phpunit tests/SlotPlannerTest.php", "vendor/bin/phpunit tests/SlotPlanTest.php"),
+)
+FRESH14_SUPERSEDED = (
+    dict(
+        old="tie the oyster bags to the trestles with rubber straps",
+        new="tie the oyster bags to the trestles with stainless steel hooks",
+        report="The oyster bags went from rubber straps to stainless steel hooks on the trestles",
+    ),
+    dict(
+        old="collect the maple sap in buckets",
+        new="collect the maple sap through tubing lines",
+        report="Maple sap collection moved from buckets to tubing lines",
+    ),
+    dict(
+        old="park the chlorine wagons on siding 4",
+        new="park the chlorine wagons on siding 9",
+        report="The chlorine wagons' siding was changed from 4 to 9",
+    ),
+    dict(
+        old="hang the kippers on wooden tenterhooks",
+        new="hang the kippers on steel tenterhooks",
+        report="The kippers' tenterhooks were swapped from wood to steel",
+    ),
+    dict(
+        old="book prison visits by post",
+        new="book prison visits through the online form",
+        report="Prison visit booking switched from post to the online form",
+    ),
+)
+FRESH14_FILES = (
+    ("smokehouse/kiln/probe.py", "smokehouse/kilns/probe.py"),
+    ("yard/marshal/hazard.go", "yard/marshall/hazard.go"),
+    ("Compounding/Doses/GravimetricCheck.cs", "Compounding/Dose/GravimetricCheck.cs"),
+    ("src/stalls/gates.ts", "src/stalls/gate.ts"),
+    ("src/SlotPlanner.php", "src/SlotPlanners.php"),
+    ("config/evaporator/firing.toml", "config/evaporator/firing.json"),
+)

@@ -1,5 +1,5 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12 and fresh13 .jsonl) from the
+fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13 and fresh14 .jsonl) from the
 hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
@@ -183,6 +183,13 @@ FRESH13_LEADS = {
     "constraint": "User: a requirement that applies at every step: ",
     "decision": "Assistant: the choice we ended up making: ",
     "next_step": "Assistant: the task I am turning to next: ",
+}
+# And others again for the fresh14 split.
+FRESH14_LEADS = {
+    "goal": "User: the thing I want done before we stop: ",
+    "constraint": "User: a limit to honour at all times: ",
+    "decision": "Assistant: the way we chose to do it: ",
+    "next_step": "Assistant: what I am starting on next: ",
 }
 
 
@@ -533,6 +540,7 @@ def main() -> None:
         ("fresh11", 6023, "FRESH11", FRESH11_LEADS),
         ("fresh12", 6024, "FRESH12", FRESH12_LEADS),
         ("fresh13", 6025, "FRESH13", FRESH13_LEADS),
+        ("fresh14", 6026, "FRESH14", FRESH14_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
