@@ -26,7 +26,7 @@ from soba_bench.scoring import embeddings, nli
 from soba_bench.scoring.context import CURRENT, Context
 from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid, strip_lead
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
-from soba_bench.scoring.nli import WORD_RULES, NliConfig, check_stated, judge_nli
+from soba_bench.scoring.nli import WORD_RULES, NliConfig, check_stated, judge_nli, reads_neither
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
@@ -250,12 +250,15 @@ _LOOK_AGAIN = 4  # statements set aside per fact before it is read as absent
 
 
 def _another_subject(claim: Claim, verdict: Verdict, checked: Verdict) -> bool:
-    """Did the check overturn the hybrid's "entailed" on a statement that is the fact's
-    sentence about another subject (:func:`verdict.substituted_after_lead`)?"""
+    """Is the statement the hybrid's "entailed" rests on the fact's sentence about another
+    subject (:func:`verdict.substituted_after_lead`), which the check overturned or the model
+    reads as saying nothing of the fact (``nli.reads_neither``)? Model 2 read "key the store
+    lock ..." as contradicting "key the counter lock ..."; model 3, trained on one-word changes
+    of subject, reads it as neither (0.998), which the check alone would let stand as stated."""
     return (
         verdict.label == ENTAILED
-        and checked.label == CONTRADICTED
         and substituted_after_lead(claim.text, strip_lead(verdict.evidence))
+        and (checked.label == CONTRADICTED or reads_neither(claim, verdict.evidence))
     )
 
 

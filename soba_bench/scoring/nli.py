@@ -57,7 +57,7 @@ from soba_bench.scoring.verdict import (
 )
 
 MODEL = Path(__file__).with_name("nli_data") / "minilm-nli-int8.onnx"
-MODEL_SHA256 = "3ccb4e844a498f48961eb548fca0eb631a44b18b06e7304bdc5b00070467caba"
+MODEL_SHA256 = "f39d718a27c6690bacf056e2ae5d4bdff41fa44cafb5f3b3d155ca1b14b664ee"
 MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far fewer
 BATCH = 32
 CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process
@@ -212,6 +212,15 @@ def check_stated(claim: Claim, verdict: Verdict, config: NliConfig = NliConfig()
     if replaced is not None:
         return Verdict(CONTRADICTED, f"clause {replaced} replaced", verdict.evidence)
     return verdict
+
+
+def reads_neither(claim: Claim, statement: str, config: NliConfig = NliConfig()) -> bool:
+    """Does the model read the statement (its lead-in stripped) as neither entailing nor
+    contradicting the fact, decisively (at least ``config.threshold`` likely and likelier than
+    either)?"""
+    (row,) = get_model().probabilities([strip_lead(statement)], claim.text)
+    entail, contradict, neither = row
+    return neither >= config.threshold and neither > max(entail, contradict)
 
 
 def replaced_clause(statement: str, claim: Claim) -> int | None:

@@ -72,7 +72,9 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   rules read "at no point / at no time" as "never" (the golden test's replays restate their
 #   facts word for word, so its digest is unchanged).
 # 4 (stop 43): the default's check reads a statement that restates a fact of clauses with one
-#   clause replaced by another act as contradicting it (nli.replaced_clause; the golden
+#   clause replaced by another act as contradicting it (nli.replaced_clause); the
+#   cross-encoder is model 3 (also verdict-nli's), and the second look sets aside a statement
+#   about another subject that the model reads as saying nothing of the fact (the golden
 #   test's records use the rules alone, so its digest is unchanged).
 SCORES_REVISION = 4
 

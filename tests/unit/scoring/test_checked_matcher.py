@@ -12,8 +12,9 @@ import pytest
 
 from soba_bench.scoring import calibration
 from soba_bench.scoring.context import Context
+from soba_bench.scoring.hybrid import strip_lead
 from soba_bench.scoring.matchers import get_matcher
-from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
+from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED, substituted_after_lead
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
 SPLITS = (
@@ -27,6 +28,7 @@ SPLITS = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 EARLIER = ("dev", "heldout", "fresh", "fresh2", "fresh3")  # the rules were written on these
 
@@ -75,21 +77,22 @@ def test_it_is_the_default_and_reaches_90_percent_on_dev(tables):
 # negation on fresh4-11 (28 to 46 of 62-70), paraphrase (39 to 64).
 CATEGORY_ORDER = (*calibration.CATEGORIES, "overall")
 PINNED_CATEGORIES = {
-    "dev": (180, 136, 100, 99, 50, 20, 78, 57, 34, 754),
-    "heldout": (60, 33, 15, 16, 8, 10, 36, 9, 18, 205),
+    "dev": (180, 136, 98, 99, 50, 20, 78, 57, 34, 752),
+    "heldout": (60, 33, 16, 16, 8, 10, 36, 9, 18, 206),
     "fresh": (50, 29, 16, 16, 8, 8, 27, 10, 14, 178),
     "fresh2": (76, 43, 23, 24, 12, 14, 36, 14, 22, 264),
     "fresh3": (72, 45, 26, 28, 14, 12, 33, 16, 19, 265),
-    "fresh4": (106, 80, 44, 39, 31, 12, 35, 34, 19, 400),
-    "fresh5": (112, 86, 39, 33, 31, 12, 32, 39, 19, 403),
-    "fresh6": (116, 88, 48, 42, 34, 12, 32, 41, 20, 433),
-    "fresh7": (116, 88, 59, 44, 34, 12, 35, 41, 20, 449),
-    "fresh8": (116, 89, 64, 43, 33, 12, 37, 41, 20, 455),
-    "fresh9": (116, 89, 63, 46, 34, 12, 38, 41, 20, 459),
-    "fresh10": (116, 88, 58, 32, 30, 12, 36, 41, 20, 433),
-    "fresh11": (116, 88, 54, 36, 32, 12, 38, 41, 20, 437),
-    "fresh12": (116, 88, 53, 38, 34, 12, 37, 41, 20, 439),
-    "fresh13": (116, 89, 60, 24, 33, 12, 38, 41, 20, 433),
+    "fresh4": (106, 80, 43, 39, 31, 12, 35, 34, 19, 399),
+    "fresh5": (112, 86, 39, 35, 31, 12, 32, 39, 19, 405),
+    "fresh6": (116, 88, 48, 44, 34, 12, 32, 41, 20, 435),
+    "fresh7": (116, 88, 62, 47, 34, 12, 35, 41, 20, 455),
+    "fresh8": (116, 89, 63, 41, 33, 12, 36, 41, 20, 451),
+    "fresh9": (116, 89, 62, 50, 34, 12, 38, 41, 20, 462),
+    "fresh10": (116, 88, 59, 34, 30, 12, 37, 41, 20, 437),
+    "fresh11": (116, 88, 47, 42, 32, 12, 38, 41, 20, 436),
+    "fresh12": (116, 88, 53, 50, 34, 12, 37, 41, 20, 451),
+    "fresh13": (116, 89, 57, 38, 33, 12, 38, 41, 20, 444),
+    "fresh14": (116, 89, 56, 39, 34, 12, 37, 41, 20, 444),
 }
 
 
@@ -99,17 +102,29 @@ def test_it_is_pinned_per_category_on_every_split(tables):
         assert got == dict(zip(CATEGORY_ORDER, right, strict=True)), split
 
 
-def test_it_only_turns_the_hybrids_entailed_into_contradicted(outcomes):
-    # By construction it can also set the hybrid's statement aside as another subject and find
-    # the fact elsewhere or nowhere (test_clauses.py); on these splits that never changes a
-    # label, so any other difference is a regression.
-    turned = 0
+def test_it_only_turns_the_hybrids_entailed_into_contradicted_or_sets_it_aside(outcomes):
+    # It turns the hybrid's "entailed" into "contradicted" (for a fact of clauses, a clause's:
+    # a fact the hybrid finds absent can then be contradicted, fresh10's cases 310-311), or
+    # sets the statement it rests on aside as the fact's sentence about another subject behind
+    # a lead-in and finds the fact elsewhere or nowhere (test_clauses.py; with model 3,
+    # fresh4's cases 176-177 and fresh13's 196-197, negations read as absent, and fresh9's 124,
+    # "the workshop" for "the studio", a rewording read as absent). Any other difference is a
+    # regression.
+    turned = aside = 0
     for checked, hybrid in outcomes.values():
         for mine, theirs in zip(checked, hybrid, strict=True):
-            if mine.verdict.label != theirs.verdict.label:
-                assert (theirs.verdict.label, mine.verdict.label) == (ENTAILED, CONTRADICTED)
+            if mine.verdict.label == theirs.verdict.label:
+                continue
+            if mine.verdict.label == CONTRADICTED:
+                clause = mine.verdict.reason.startswith("clause ")
+                assert theirs.verdict.label == ENTAILED or clause, mine.case.id
                 turned += 1
-    assert turned > 40  # it does something
+            else:
+                assert theirs.verdict.label == ENTAILED, mine.case.id
+                statement = strip_lead(theirs.verdict.evidence)
+                assert substituted_after_lead(mine.case.claim.text, statement), mine.case.id
+                aside += 1
+    assert turned > 40 and aside == 5  # it does something; setting aside is rare
 
 
 def test_its_label_and_presence_paths_agree_with_its_verdict(outcomes):
@@ -126,21 +141,21 @@ def test_its_label_and_presence_paths_agree_with_its_verdict(outcomes):
 
 # (cases right, negations read as kept, paraphrases right) per blind split, and the hybrid's.
 PINNED = {
-    "fresh4": ((400, 2, 44), (398, 9, 49)),
-    "fresh5": ((403, 12, 39), (396, 22, 44)),
-    "fresh6": ((433, 4, 48), (433, 8, 52)),
-    "fresh7": ((449, 9, 59), (439, 21, 63)),
-    # fresh8: written after this matcher was built, measured once (blind) before the overturn
-    # threshold (451, 2, 60); fresh9: written after the threshold, measured once (blind)
-    "fresh8": ((455, 2, 64), (438, 18, 65)),
-    "fresh9": ((459, 8, 63), (444, 26, 67)),
-    # fresh10 and fresh11: facts of clauses among them (stop 42's clause rules; see above)
-    "fresh10": ((433, 10, 58), (423, 22, 61)),
-    "fresh11": ((437, 12, 54), (416, 36, 57)),
-    "fresh12": ((439, 12, 53), (422, 36, 61)),
-    # fresh13: written before stop 43's replaced-clause rule, measured once without it
-    # (425, 34, 60) and once with it (blind)
-    "fresh13": ((433, 26, 60), (425, 40, 67)),
+    # model 3 (stop 43); with model 2 the default read, in order: (400, 2, 44), (403, 12, 39),
+    # (433, 4, 48), (449, 9, 59), (455, 2, 64), (459, 8, 63), (433, 10, 58), (437, 12, 54),
+    # (439, 12, 53), (433, 26, 60) and, on fresh14 (blind: measured once with each model,
+    # model 3 chosen by a rule fixed before), (438, 19, 61)
+    "fresh4": ((399, 0, 43), (398, 9, 49)),
+    "fresh5": ((405, 10, 39), (396, 22, 44)),
+    "fresh6": ((435, 2, 48), (433, 8, 52)),
+    "fresh7": ((455, 6, 62), (439, 21, 63)),
+    "fresh8": ((451, 4, 63), (438, 18, 65)),
+    "fresh9": ((462, 4, 62), (444, 26, 67)),
+    "fresh10": ((437, 10, 59), (423, 22, 61)),
+    "fresh11": ((436, 6, 47), (416, 36, 57)),
+    "fresh12": ((451, 0, 53), (422, 36, 61)),
+    "fresh13": ((444, 10, 57), (425, 40, 67)),
+    "fresh14": ((444, 8, 56), (426, 35, 65)),
 }
 
 
@@ -166,8 +181,8 @@ def test_the_generated_known_answers():
 
 # Statements of real replays (the planted verbatim and paraphrase capsules of corpus seed
 # 1016) that hold the fact word for word inside more: a goal with more added, a goal after a
-# lead-in. The model alone reads each one as contradicting the fact, likely enough to
-# overturn it (asserted below, so the test shows what the rule is for).
+# lead-in. Model 2 read each one as contradicting the fact, likely enough to overturn it;
+# model 3 the first two (asserted below, so the tests show what the rule is for).
 HOLDS_VERBATIM = [
     (
         "goal",
@@ -194,16 +209,24 @@ HOLDS_VERBATIM = [
 
 @pytest.mark.parametrize(("kind", "fact", "statement"), HOLDS_VERBATIM)
 def test_a_statement_holding_the_fact_word_for_word_is_not_overturned(kind, fact, statement):
-    from soba_bench.scoring.hybrid import strip_lead
-    from soba_bench.scoring.nli import NliConfig, check_stated, get_model
+    from soba_bench.scoring.nli import check_stated
     from soba_bench.scoring.verdict import Claim, Verdict
 
-    entail, contradict, _ = get_model().probabilities([strip_lead(statement)], fact)[0]
-    assert contradict >= NliConfig().overturn > entail  # what the check would do without it
     stated = Verdict(ENTAILED, "hybrid", statement)
     assert check_stated(Claim(kind, fact), stated) == stated
     matcher = get_matcher("verdict-embedding-nli")
     assert matcher.label(Claim(kind, fact), Context.from_texts([statement])) == ENTAILED
+
+
+def test_the_model_alone_would_overturn_statements_holding_the_fact():
+    from soba_bench.scoring.hybrid import strip_lead
+    from soba_bench.scoring.nli import NliConfig, get_model
+
+    overturned = 0
+    for _, fact, statement in HOLDS_VERBATIM:
+        entail, contradict, _ = get_model().probabilities([strip_lead(statement)], fact)[0]
+        overturned += contradict >= NliConfig().overturn > entail
+    assert overturned == 2  # what the check would do without the rule
 
 
 def test_a_reworded_statement_is_still_checked():

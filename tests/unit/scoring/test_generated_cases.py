@@ -39,8 +39,8 @@ def test_the_cases_are_deterministic_and_know_their_answers(cases):
 PINNED = {
     "verdict": (88, 721),
     "verdict-embedding": (88, 721),
-    # model 2; model 1 (before the augmented pairs) got (88, 648)
-    "verdict-nli": (88, 719),
+    # model 3 (stop 43); model 2 got (88, 719), model 1 (before the augmented pairs) (88, 648)
+    "verdict-nli": (87, 715),
 }
 
 
