@@ -228,9 +228,11 @@ def replaced_clause(statement: str, claim: Claim) -> int | None:
     restates a fact of clauses with all its other clauses word for word and, in place of that
     one, a clause that is not about it by the rules' measure (:func:`verdict.speaks_of`):
     "..., and pour the coins loose into bulk bags" for "..., and pack each coin in its own
-    capsule". The whole reads as stated (most of its words are there) and the model reads the
-    two clauses as entailment (0.97 to 1.00 on the calibration splits' such negations, as on
-    their rewordings), so neither can tell. A clause reworded word by word ("lodge" for
+    capsule". The whole reads as stated (most of its words are there), and the model does not
+    read the two clauses as a contradiction reliably enough to overturn (model 2 read
+    entailment, 0.97 to 1.00, on the calibration splits' such negations as on their
+    rewordings; model 3 reads some as neither: without this rule it keeps 16 of fresh14's
+    negations instead of 8). A clause reworded word by word ("lodge" for
     "file") keeps most of its words and is left to the verdict: it is a rewording or another
     subject, not another act."""
     parts, own = clauses(claim), and_clauses(statement)
