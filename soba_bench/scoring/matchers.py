@@ -43,8 +43,8 @@ from soba_bench.scoring.verdict import (
 )
 
 # The model files a matcher's verdicts rest on, by pinned sha256 prefix: one matcher name
-# can ship with another model (verdict-nli's model 2 replaced model 1), and its scores are
-# then not comparable with the earlier ones.
+# can ship with another model (verdict-nli's model 2 replaced model 1, model 3 model 2), and its
+# scores are then not comparable with the earlier ones.
 EMBEDDING_MODEL = f"embedding:{embeddings.MODEL_SHA256[:12]}"
 NLI_MODEL = f"nli:{nli.MODEL_SHA256[:12]}"
 
