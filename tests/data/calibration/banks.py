@@ -7371,3 +7371,554 @@ FRESH14_FILES = (
     ("src/SlotPlanner.php", "src/SlotPlanners.php"),
     ("config/evaporator/firing.toml", "config/evaporator/firing.json"),
 )
+# ---------------------------------------------------------------------------------------------
+# Fresh-15 bank, the seventeenth bank: written blind by a separate helper session that read only
+# this file, write_cases.py and the first part of README.md (a tannery, a desalination plant, a
+# goldbeater's workshop, a soap maker, a gliding club's winch launches, a snail farm, a
+# stonemason's yard, an ostrich farm, a sushi bar, a truffle orchard, a paragliding school, a
+# public sauna, a wig maker, a charcoal burner's kilns, a coral reef restoration nursery, a
+# falafel food truck, a silversmith, a letter-sorting office, a hop farm's oast house, a Roman
+# mosaic conservation team). 12 of the 35 prose facts have two to four clauses joined by ", and
+# "; their negations and wrong-subject variants change one clause only and keep the others word
+# for word (every such wrong subject swaps a run of one to three words, every such negation is
+# an incompatible action with no negation word). Most negations carry no negation word; the tail
+# items use their own speaker lead-ins.
+FRESH15_PROSE = (
+    dict(
+        kind="goal",
+        fact="Soak every batch of cowhides in lime for five days, and scrape the hair off each "
+        "hide on the fleshing beam, and tan the hides in oak bark pits for six months",
+        para=(
+            "Steep every batch of cowhides in lime for five days, and scrape the hair off each "
+            "hide on the fleshing beam, and tan the hides in oak bark pits for six months",
+            "The hides are tanned in oak bark pits for six months, each hide has its hair scraped "
+            "off on the fleshing beam, and every batch of cowhides is soaked in lime for five "
+            "days",
+        ),
+        neg="Soak every batch of cowhides in lime for five days, and scrape the hair off each "
+        "hide on the fleshing beam, and chrome-tan the hides in rotating drums within a single "
+        "day",
+        wrong="Soak every batch of goatskins in lime for five days, and scrape the hair off each "
+        "hide on the fleshing beam, and tan the hides in oak bark pits for six months",
+    ),
+    dict(
+        kind="goal",
+        fact="Flush the reverse-osmosis membranes with citric acid every three weeks, and send a "
+        "sample of the product water to the county laboratory each Monday",
+        para=(
+            "Rinse the reverse-osmosis membranes with citric acid every three weeks, and send a "
+            "sample of the product water to the county laboratory each Monday",
+            "Each Monday a sample of the product water goes off to the county laboratory, and the "
+            "reverse-osmosis membranes are flushed with citric acid every three weeks",
+        ),
+        neg="Flush the reverse-osmosis membranes with citric acid every three weeks, and pour the "
+        "sample of the product water down the plant's drain each Monday",
+        wrong="Flush the reverse-osmosis membranes with citric acid every three weeks, and send a "
+        "sample of the brine discharge to the county laboratory each Monday",
+    ),
+    dict(
+        kind="goal",
+        fact="Alloy the gold to 23.5 carats, and roll each ingot into ribbon on the mill, and "
+        "beat the leaf between gold-beater's skin for three hours, and book the finished leaf "
+        "into the safe by 5 pm",
+        para=(
+            "Alloy the gold to 23.5 carats, and roll each ingot into ribbon on the mill, and "
+            "hammer the leaf between gold-beater's skin for three hours, and log the finished "
+            "leaf into the safe by 5 pm",
+            "The gold is alloyed to 23.5 carats, each ingot is rolled into ribbon on the mill, "
+            "the leaf is beaten between gold-beater's skin for three hours, and the finished "
+            "leaf is booked into the safe by 5 pm",
+        ),
+        neg="Alloy the gold to 23.5 carats, and roll each ingot into ribbon on the mill, and beat "
+        "the leaf between gold-beater's skin for three hours, and leave the finished leaf out on "
+        "the open workbench overnight",
+        wrong="Alloy the gold to 23.5 carats, and roll each ingot into ribbon on the mill, and "
+        "beat the leaf between gold-beater's skin for three hours, and book the scrap clippings "
+        "into the safe by 5 pm",
+    ),
+    dict(
+        kind="goal",
+        fact="Cure every batch of cold-process soap on the drying racks for six weeks before it "
+        "is sold",
+        para=(
+            "Each batch of cold-process soap must spend six weeks curing on the drying racks "
+            "before sale",
+            "let every cold-process soap batch cure for a month and a half on the drying racks "
+            "ahead of selling it",
+        ),
+        neg="Wrap every batch of cold-process soap and sell it the day after it is cut",
+        wrong="Cure every batch of hot-process soap on the drying racks for six weeks before it "
+        "is sold",
+    ),
+    dict(
+        kind="goal",
+        fact="Inspect the winch cable for broken strands before the first launch of each flying "
+        "day",
+        para=(
+            "Before each flying day's first launch, the winch cable is checked for broken strands",
+            "look over the winch cable for any snapped strands ahead of every flying day's "
+            "opening launch",
+        ),
+        neg="Launch the first glider of each flying day at once, and leave the winch cable "
+        "inspection until the evening",
+        wrong="Inspect the tow rope for broken strands before the first launch of each flying day",
+    ),
+    dict(
+        kind="goal",
+        fact="Purge every snail for seven days on a diet of flour before it is cooked",
+        para=(
+            "Each snail is purged on flour for seven days before cooking",
+            "feed every snail on flour for a week to purge it ahead of cooking",
+        ),
+        neg="Cook every snail straight from the breeding pens on the day it is collected",
+        wrong="Purge every whelk for seven days on a diet of flour before it is cooked",
+    ),
+    dict(
+        kind="goal",
+        fact="Carve the inscription on the new granite headstone by hand with tungsten chisels",
+        para=(
+            "The lettering on the new granite headstone is cut by hand using tungsten chisels",
+            "hand-carve the new granite headstone's inscription with tungsten chisels",
+        ),
+        neg="Sandblast the inscription onto the new granite headstone through a rubber stencil",
+        wrong="Carve the inscription on the new marble headstone by hand with tungsten chisels",
+    ),
+    dict(
+        kind="goal",
+        fact="Turn every ostrich egg in the incubator twice a day for the first 39 days",
+        para=(
+            "Every ostrich egg in the incubator is turned two times daily during its first 39 days",
+            "for the first 39 days, rotate each ostrich egg in the incubator twice daily",
+        ),
+        neg="Leave every ostrich egg lying still in the incubator from the day it is set",
+        wrong="Turn every emu egg in the incubator twice a day for the first 39 days",
+    ),
+    dict(
+        kind="constraint",
+        fact="Freeze all raw mackerel at minus 20 degrees for seven days before it is served, and "
+        "keep the sushi counter's display below 5 degrees, and throw away any sushi rice left out "
+        "for more than four hours",
+        para=(
+            "Freeze all raw mackerel at minus 20 degrees for seven days before it is served, and "
+            "keep the sushi counter's display below 5 degrees, and discard any sushi rice "
+            "left out for more than four hours",
+            "Any sushi rice left out for over four hours is thrown away, the sushi counter's "
+            "display is kept under 5 degrees, and all raw mackerel is frozen at minus 20 "
+            "degrees for a week before being served",
+        ),
+        neg="Freeze all raw mackerel at minus 20 degrees for seven days before it is served, and "
+        "keep the sushi counter's display below 5 degrees, and reuse any sushi rice left out for "
+        "more than four hours in the staff meal",
+        wrong="Freeze all raw tuna at minus 20 degrees for seven days before it is served, and "
+        "keep the sushi counter's display below 5 degrees, and throw away any sushi rice left out "
+        "for more than four hours",
+    ),
+    dict(
+        kind="constraint",
+        fact="Hunt the truffles only with the trained dogs, and brush each black truffle clean by "
+        "hand before it is weighed",
+        para=(
+            "Search for the truffles only with the trained dogs, and brush each black truffle "
+            "clean by hand before it is weighed",
+            "Each black truffle is brushed clean by hand before it goes on the scales, and the "
+            "truffles are hunted with the trained dogs alone",
+        ),
+        neg="Hunt the truffles only with the trained dogs, and weigh each black truffle straight "
+        "from the ground with the soil still on it",
+        wrong="Hunt the truffles only with the trained dogs, and brush each white truffle clean "
+        "by hand before it is weighed",
+    ),
+    dict(
+        kind="constraint",
+        fact="Fly students only when the wind at the launch is below 20 kilometres an hour, and "
+        "check every harness's reserve parachute each month, and keep a radio on every student in "
+        "the air, and land all students on the lower field",
+        para=(
+            "Fly students only when the wind at the launch is under 20 kilometres an hour, and "
+            "inspect every harness's reserve parachute each month, and keep a radio on every "
+            "student in the air, and land all students on the lower field",
+            "All students land on the lower field, each student in the air carries a radio, every "
+            "harness's reserve parachute is checked monthly, and students fly only if the "
+            "wind at the launch is below 20 kilometres an hour",
+        ),
+        neg="Fly students only when the wind at the launch is below 20 kilometres an hour, and "
+        "check every harness's reserve parachute each month, and keep a radio on every student in "
+        "the air, and let each student land wherever they choose in the valley",
+        wrong="Fly students only when the wind at the launch is below 20 kilometres an hour, and "
+        "check every harness's reserve parachute each month, and keep a radio on every instructor "
+        "in the air, and land all students on the lower field",
+    ),
+    dict(
+        kind="constraint",
+        fact="Shower before entering the cold plunge pool",
+        para=(
+            "A shower is required ahead of getting into the cold plunge pool",
+            "everyone takes a shower before they go into the cold plunge pool",
+        ),
+        neg="Step into the cold plunge pool straight from the sauna bench, unwashed",
+        wrong="Shower before entering the steam room",
+    ),
+    dict(
+        kind="constraint",
+        fact="Knot every hair into the lace cap by hand, one to three hairs at a time",
+        para=(
+            "Each hair is hand-knotted into the lace cap, between one and three hairs per knot",
+            "tie every hair into the lace cap by hand in knots of one to three hairs",
+        ),
+        neg="Sew machine-made wefts of hair onto the lace cap in long strips",
+        wrong="Knot every hair into the silk top by hand, one to three hairs at a time",
+    ),
+    dict(
+        kind="constraint",
+        fact="Seal the charcoal kiln's vents with clay as soon as the smoke turns blue",
+        para=(
+            "As soon as the smoke goes blue, the vents of the charcoal kiln are sealed with clay",
+            "close off the charcoal kiln's vents with clay the moment the smoke becomes blue",
+        ),
+        neg="Open the charcoal kiln's vents wider once the smoke turns blue",
+        wrong="Seal the lime kiln's vents with clay as soon as the smoke turns blue",
+    ),
+    dict(
+        kind="constraint",
+        fact="Clean the algae off the coral nursery trees every two weeks",
+        para=(
+            "Every two weeks, the coral nursery trees are cleared of algae",
+            "scrub the algae from the coral nursery trees once a fortnight",
+        ),
+        neg="Let the algae grow on the coral nursery trees until the annual survey",
+        wrong="Clean the algae off the mooring buoys every two weeks",
+    ),
+    dict(
+        kind="constraint",
+        fact="Change the falafel fryer's oil at the end of every trading day",
+        para=(
+            "The falafel fryer gets fresh oil at the close of each trading day",
+            "at the end of each day of trading, swap the oil in the falafel fryer for new oil",
+        ),
+        neg="Keep the same oil in the falafel fryer for the whole week",
+        wrong="Change the chip fryer's oil at the end of every trading day",
+    ),
+    dict(
+        kind="constraint",
+        fact="Send every silver piece to the assay office for hallmarking before it goes on sale",
+        para=(
+            "Each silver piece is hallmarked at the assay office before being put on sale",
+            "every piece of silver goes to the assay office to be hallmarked ahead of being "
+            "offered for sale",
+        ),
+        neg="Put the silver pieces on sale unmarked, and send one for hallmarking only if a buyer "
+        "asks",
+        wrong="Send every gold piece to the assay office for hallmarking before it goes on sale",
+    ),
+    dict(
+        kind="constraint",
+        fact="Scan every registered letter at each sorting frame it passes",
+        para=(
+            "Each registered letter is scanned at every sorting frame it goes through",
+            "at every sorting frame a registered letter passes, scan it",
+        ),
+        neg="Scan each registered letter once at intake, and let it pass the sorting frames "
+        "unscanned after that",
+        wrong="Scan every registered parcel at each sorting frame it passes",
+    ),
+    dict(
+        kind="decision",
+        fact="dry the hops with wood-pellet burners rather than oil burners, and turn each layer "
+        "once on the kiln floor, and press the dried hops into square bales",
+        para=(
+            "dry the hops with wood-pellet burners rather than oil burners, and turn each layer "
+            "once on the kiln floor, and compress the dried hops into square bales",
+            "the dried hops are pressed into square bales, each layer is turned once on the kiln "
+            "floor, and wood-pellet burners instead of oil burners dry the hops",
+        ),
+        neg="dry the hops with wood-pellet burners rather than oil burners, and turn each layer "
+        "once on the kiln floor, and pack the dried hops loose into jute pockets",
+        wrong="dry the malt with wood-pellet burners rather than oil burners, and turn each layer "
+        "once on the kiln floor, and press the dried hops into square bales",
+        swap="dry the hops with oil burners rather than wood-pellet burners, and turn each layer "
+        "once on the kiln floor, and press the dried hops into square bales",
+    ),
+    dict(
+        kind="decision",
+        fact="face the Roman mosaic with animal glue instead of synthetic resin, and relay it on "
+        "honeycomb aluminium panels",
+        para=(
+            "face the Roman mosaic with animal glue instead of synthetic resin, and reset it on "
+            "honeycomb aluminium panels",
+            "the Roman mosaic is relaid on honeycomb aluminium panels, and animal glue rather "
+            "than synthetic resin is used to face it",
+        ),
+        neg="face the Roman mosaic with animal glue instead of synthetic resin, and put it back "
+        "down on a fresh bed of cement",
+        wrong="face the Byzantine mosaic with animal glue instead of synthetic resin, and relay "
+        "it on honeycomb aluminium panels",
+        swap="face the Roman mosaic with synthetic resin instead of animal glue, and relay it on "
+        "honeycomb aluminium panels",
+    ),
+    dict(
+        kind="decision",
+        fact="heat the sauna with a wood-fired stove instead of an electric heater, and pour "
+        "birch-leaf water on the stones, and sweep the benches after every session",
+        para=(
+            "heat the sauna with a wood-fired stove instead of an electric heater, and pour "
+            "birch-leaf water on the stones, and brush the benches after every session",
+            "the benches are swept after every session, birch-leaf water is poured on the stones, "
+            "and a wood-fired stove rather than an electric heater heats the sauna",
+        ),
+        neg="heat the sauna with a wood-fired stove instead of an electric heater, and pour "
+        "birch-leaf water on the stones, and sweep the benches once at the end of each week",
+        wrong="heat the sauna with a wood-fired stove instead of an electric heater, and pour "
+        "birch-leaf water on the stones, and sweep the changing rooms after every session",
+        swap="heat the sauna with an electric heater instead of a wood-fired stove, and pour "
+        "birch-leaf water on the stones, and sweep the benches after every session",
+    ),
+    dict(
+        kind="decision",
+        fact="launch the gliders by winch rather than by aerotow",
+        para=(
+            "the gliders are launched by winch instead of by aerotow",
+            "use the winch, in place of an aerotow, to get the gliders airborne",
+        ),
+        neg="the gliders go up behind the tug plane on aerotow, and the winch was retired",
+        wrong="launch the two-seaters by winch rather than by aerotow",
+        swap="launch the gliders by aerotow rather than by winch",
+    ),
+    dict(
+        kind="decision",
+        fact="scent the lavender soap with essential oil instead of synthetic fragrance oil",
+        para=(
+            "the lavender soap is scented using essential oil rather than synthetic fragrance oil",
+            "essential oil, in place of synthetic fragrance oil, gives the lavender soap its scent",
+        ),
+        neg="the lavender soap gets synthetic fragrance oil, and the essential oil was dropped as "
+        "too dear",
+        wrong="scent the rose soap with essential oil instead of synthetic fragrance oil",
+        swap="scent the lavender soap with synthetic fragrance oil instead of essential oil",
+    ),
+    dict(
+        kind="decision",
+        fact="fix the headstone to its base with stainless steel dowels rather than copper pins",
+        para=(
+            "the headstone is fixed to its base using stainless steel dowels instead of copper "
+            "pins",
+            "stainless steel dowels, in place of copper pins, hold the headstone on its base",
+        ),
+        neg="the headstone is pinned to its base with copper, and the stainless steel dowels were "
+        "turned down",
+        wrong="fix the footstone to its base with stainless steel dowels rather than copper pins",
+        swap="fix the headstone to its base with copper pins rather than stainless steel dowels",
+    ),
+    dict(
+        kind="decision",
+        fact="fence the ostrich paddocks with 2-metre mesh instead of barbed wire",
+        para=(
+            "the ostrich paddocks are fenced with 2-metre mesh rather than barbed wire",
+            "2-metre mesh, in place of barbed wire, goes round the ostrich paddocks",
+        ),
+        neg="the ostrich paddocks get barbed wire, and the 2-metre mesh was rejected",
+        wrong="fence the emu paddocks with 2-metre mesh instead of barbed wire",
+    ),
+    dict(
+        kind="decision",
+        fact="colour the human-hair wigs with henna rather than peroxide dyes",
+        para=(
+            "the human-hair wigs are coloured with henna instead of peroxide dyes",
+            "henna, in place of peroxide dyes, is what colours the human-hair wigs",
+        ),
+        neg="the human-hair wigs are coloured with peroxide dyes, and the henna was given up",
+        wrong="colour the synthetic wigs with henna rather than peroxide dyes",
+    ),
+    dict(
+        kind="decision",
+        fact="attach the coral fragments to the reef with marine epoxy instead of cable ties",
+        para=(
+            "the coral fragments are fixed to the reef using marine epoxy rather than cable ties",
+            "marine epoxy, in place of cable ties, holds the coral fragments on the reef",
+        ),
+        neg="the coral fragments are tied to the reef with cable ties; the marine epoxy won't be "
+        "used",
+        wrong="attach the sponge fragments to the reef with marine epoxy instead of cable ties",
+    ),
+    dict(
+        kind="next_step",
+        fact="recalibrate the letter-sorting machine's address reader tonight, and move the "
+        "parcel belt to bay 4, and brief the night shift on the new postcode ranges before "
+        "midnight",
+        para=(
+            "recalibrate the letter-sorting machine's address reader tonight, and shift the "
+            "parcel belt to bay 4, and brief the night shift on the new postcode ranges "
+            "before midnight",
+            "before midnight the night shift is briefed on the new postcode ranges, the parcel "
+            "belt is moved to bay 4, and the address reader of the letter-sorting machine "
+            "gets recalibrated tonight",
+        ),
+        neg="recalibrate the letter-sorting machine's address reader tonight, and keep the parcel "
+        "belt where it is in bay 2, and brief the night shift on the new postcode ranges before "
+        "midnight",
+        wrong="recalibrate the letter-sorting machine's address reader tonight, and move the "
+        "parcel belt to bay 4, and brief the day shift on the new postcode ranges before midnight",
+    ),
+    dict(
+        kind="next_step",
+        fact="rake out the cooled charcoal from kiln 3 on Wednesday, and bag it in 5-kilogram "
+        "sacks for the garden centre",
+        para=(
+            "rake out the cooled charcoal from kiln 3 on Wednesday, and pack it in 5-kilogram "
+            "sacks for the garden centre",
+            "on Wednesday the cooled charcoal comes out of kiln 3 and is bagged in 5-kilogram "
+            "sacks for the garden centre",
+        ),
+        neg="rake out the cooled charcoal from kiln 3 on Wednesday, and sell it loose by the "
+        "trailer load to the barbecue wholesaler",
+        wrong="rake out the cooled charcoal from kiln 5 on Wednesday, and bag it in 5-kilogram "
+        "sacks for the garden centre",
+    ),
+    dict(
+        kind="next_step",
+        fact="renew the food truck's gas safety certificate, and restock the tahini and pickled "
+        "turnips, and park the truck at the Saturday market by 7 am, and post the new menu on the "
+        "board",
+        para=(
+            "renew the food truck's gas safety certificate, and replenish the tahini and pickled "
+            "turnips, and park the truck at the Saturday market by 7 am, and put up the new "
+            "menu on the board",
+            "the new menu goes up on the board, the truck is parked at the Saturday market by 7 "
+            "am, the tahini and pickled turnips are restocked, and the food truck's gas "
+            "safety certificate is renewed",
+        ),
+        neg="renew the food truck's gas safety certificate, and restock the tahini and pickled "
+        "turnips, and give the Saturday market a miss this week, and post the new menu on the "
+        "board",
+        wrong="renew the food truck's gas safety certificate, and restock the hummus and pickled "
+        "turnips, and park the truck at the Saturday market by 7 am, and post the new menu on the "
+        "board",
+    ),
+    dict(
+        kind="next_step",
+        fact="solder the handle onto the silver teapot before Friday's polishing",
+        para=(
+            "the handle has to be soldered onto the silver teapot ahead of the polishing on Friday",
+            "before Friday's polishing, fix the silver teapot's handle on with solder",
+        ),
+        neg="polish the silver teapot on Friday while its handle still sits loose in the drawer",
+        wrong="solder the spout onto the silver teapot before Friday's polishing",
+    ),
+    dict(
+        kind="next_step",
+        fact="repack the reserve parachute in harness 12 before the weekend course",
+        para=(
+            "harness 12's reserve parachute needs repacking ahead of the weekend course",
+            "before the course at the weekend, pack the reserve parachute in harness 12 afresh",
+        ),
+        neg="send harness 12 out on the weekend course with its reserve parachute packed as it "
+        "was last year",
+        wrong="repack the reserve parachute in harness 14 before the weekend course",
+    ),
+    dict(
+        kind="next_step",
+        fact="replace the cracked pressure vessel on train B by the end of the month",
+        para=(
+            "the cracked pressure vessel on train B has to be swapped out before the month ends",
+            "by the end of this month, put a new pressure vessel on train B in place of the "
+            "cracked one",
+        ),
+        neg="run train B on its cracked pressure vessel until the summer shutdown",
+        wrong="replace the cracked pressure vessel on train C by the end of the month",
+    ),
+    dict(
+        kind="next_step",
+        fact="buff the finished calf leather on the glazing machine tomorrow morning",
+        para=(
+            "tomorrow morning, the finished calf leather goes through the glazing machine to be "
+            "buffed",
+            "the finished calf leather is to be buffed on the glazing machine in the morning "
+            "tomorrow",
+        ),
+        neg="leave the finished calf leather matt and ship it unglazed this afternoon",
+        wrong="buff the finished goat leather on the glazing machine tomorrow morning",
+    ),
+    dict(
+        kind="next_step",
+        fact="vaccinate the new truffle dog puppy against leptospirosis next week",
+        para=(
+            "next week the new truffle dog puppy gets its leptospirosis vaccine",
+            "have the new puppy for truffle hunting vaccinated against leptospirosis in the "
+            "coming week",
+        ),
+        neg="don't vaccinate the new truffle dog puppy against leptospirosis until it is a year "
+        "old",
+        wrong="vaccinate the new sheepdog puppy against leptospirosis next week",
+    ),
+)
+FRESH15_BLOCKERS = (
+    (
+        "File \"tannery/pits/schedule.py\", line 112, in next_turn: KeyError: 'pit_14'",
+        "File \"tannery/pits/schedule.py\", line 112, in next_turn: KeyError: 'pit_41'",
+    ),
+    (
+        "error[E0382]: borrow of moved value: `batch` at src/oast/kiln.rs:58:21",
+        "error[E0382]: borrow of moved value: `bale` at src/oast/kiln.rs:58:21",
+    ),
+    (
+        "java.lang.IllegalStateException: winch drum not tensioned at "
+        "org.glidingclub.launch.WinchLog.record(WinchLog.java:203)",
+        "java.lang.IllegalStateException: winch drum not tensioned at "
+        "org.glidingclub.launch.WinchLog.record(WinchLog.java:230)",
+    ),
+    (
+        "Fatal error: Index out of range: file SortingFrame/AddressReader.swift, line 47",
+        "Fatal error: Index out of range: file SortingFrame/AddressReader.swift, line 74",
+    ),
+    (
+        "NoMethodError: undefined method `assay_mark' for nil:NilClass "
+        "(app/models/silver_piece.rb:31)",
+        "NoMethodError: undefined method `assay_marks' for nil:NilClass "
+        "(app/models/silver_piece.rb:31)",
+    ),
+)
+FRESH15_COMMANDS = (
+    ("pytest tannery/pits", "pytest tannery/pit"),
+    ("cargo test -p oast-kiln", "cargo test -p oast-kilns"),
+    (
+        "bundle exec rspec spec/models/silver_piece_spec.rb",
+        "bundle exec rspec spec/models/silver_pieces_spec.rb",
+    ),
+)
+FRESH15_SUPERSEDED = (
+    dict(
+        old="cure the soap on pine racks",
+        new="cure the soap on stainless steel racks",
+        report="The soap curing racks changed from pine to stainless steel",
+    ),
+    dict(
+        old="winch the gliders up runway 09",
+        new="winch the gliders up runway 27",
+        report="The winch launches moved from runway 09 to runway 27",
+    ),
+    dict(
+        old="feed the ostrich chicks lucerne pellets",
+        new="feed the ostrich chicks a grower crumb",
+        report="The ostrich chicks' feed was switched from lucerne pellets to a grower crumb",
+    ),
+    dict(
+        old="truck the charcoal to the garden centre on Tuesdays",
+        new="truck the charcoal to the garden centre on Thursdays",
+        report="The charcoal delivery to the garden centre moved from Tuesdays to Thursdays",
+    ),
+    dict(
+        old="disinfect the desalination intake with chlorine",
+        new="disinfect the desalination intake with ultraviolet lamps",
+        report="Disinfection of the desalination intake went from chlorine to ultraviolet lamps",
+    ),
+)
+FRESH15_FILES = (
+    ("tannery/pits/schedule.py", "tannery/pit/schedule.py"),
+    ("src/oast/kiln.rs", "src/oast/kilns.rs"),
+    (
+        "src/main/java/org/glidingclub/launch/WinchLog.java",
+        "src/main/java/org/glidingclub/launch/WinchLogs.java",
+    ),
+    ("SortingFrame/AddressReader.swift", "SortingFrame/AdressReader.swift"),
+    ("app/models/silver_piece.rb", "app/models/silver_pieces.rb"),
+    ("config/sauna/stove.ini", "config/sauna/stove.cfg"),
+)

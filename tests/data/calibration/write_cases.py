@@ -1,6 +1,6 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13 and fresh14 .jsonl) from the
-hand-written banks.
+fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14 and fresh15 .jsonl)
+from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -190,6 +190,13 @@ FRESH14_LEADS = {
     "constraint": "User: a limit to honour at all times: ",
     "decision": "Assistant: the way we chose to do it: ",
     "next_step": "Assistant: what I am starting on next: ",
+}
+# And others again for the fresh15 split.
+FRESH15_LEADS = {
+    "goal": "User: the job I need wrapped up in this session: ",
+    "constraint": "User: a binding rule for everything we do here: ",
+    "decision": "Assistant: the plan we committed to: ",
+    "next_step": "Assistant: the step I take up after this one: ",
 }
 
 
@@ -541,6 +548,7 @@ def main() -> None:
         ("fresh12", 6024, "FRESH12", FRESH12_LEADS),
         ("fresh13", 6025, "FRESH13", FRESH13_LEADS),
         ("fresh14", 6026, "FRESH14", FRESH14_LEADS),
+        ("fresh15", 6027, "FRESH15", FRESH15_LEADS),
     ):
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]

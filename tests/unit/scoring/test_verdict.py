@@ -74,13 +74,13 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     assert not {key(c) for c in fresh3} & (earlier | {key(c) for c in fresh2})
     per = {cat: sum(c.category == cat for c in fresh3) for cat in calibration.HARD}
     assert per["negation"] >= 20 and per["paraphrase"] >= 20 and min(per.values()) >= 12, per
-    # fresh4 to fresh14, the blind splits, each written by a helper session that never read the
+    # fresh4 to fresh15, the blind splits, each written by a helper session that never read the
     # matcher (fresh4 for round 4, fresh5 for round 5, fresh6 for the retrained verdict-nli,
     # fresh7 to fresh9 for the matchers of 2026-12-06, fresh10 for the matcher changes of stop
     # 42, fresh11 for the clause matching of stop 42, fresh12 for the clause checks of stop 42,
-    # fresh13 for the clause checks of stop 43, fresh14 for the cross-encoder of stop 43): at
-    # least 400 cases, every category, at least 24 negations and 24 paraphrases, 12 of each hard
-    # category, no pair from any earlier split.
+    # fresh13 for the clause checks of stop 43, fresh14 for the cross-encoder of stop 43, fresh15
+    # for the clause veto of stop 43): at least 400 cases, every category, at least 24 negations
+    # and 24 paraphrases, 12 of each hard category, no pair from any earlier split.
     seen = earlier | {key(c) for c in (*fresh2, *fresh3)}
     blind = (
         "fresh4",
@@ -93,8 +93,9 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
         "fresh11",
         "fresh12",
         "fresh13",
+        "fresh14",
     )
-    for split in (*blind, "fresh14"):
+    for split in (*blind, "fresh15"):
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         assert len(cases) >= 400, split
         assert {c.category for c in cases} == set(calibration.CATEGORIES), split
