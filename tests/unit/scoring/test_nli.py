@@ -131,7 +131,7 @@ def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-nli")
     out = {}
     blind = ("fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11")
-    for split in (*blind, "fresh12", "fresh13", "fresh14"):
+    for split in (*blind, "fresh12", "fresh13", "fresh14", "fresh15"):
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         out[split] = {r.category: r for r in calibration.table(calibration.run(matcher, cases))}
     return out
@@ -159,6 +159,7 @@ PINNED: dict[str, tuple[int, ...]] = {
     "fresh12": (116, 87, 59, 54, 34, 12, 36, 41, 20, 459),
     "fresh13": (116, 89, 51, 42, 35, 12, 38, 41, 20, 444),
     "fresh14": (116, 88, 55, 41, 33, 12, 38, 40, 20, 443),
+    "fresh15": (116, 88, 44, 50, 34, 12, 39, 40, 20, 443),
 }
 
 
