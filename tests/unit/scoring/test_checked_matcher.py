@@ -15,22 +15,9 @@ from soba_bench.scoring.context import Context
 from soba_bench.scoring.hybrid import strip_lead
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED, substituted_after_lead
+from tests.data.calibration import BLIND_SPLITS
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
-SPLITS = (
-    "fresh4",
-    "fresh5",
-    "fresh6",
-    "fresh7",
-    "fresh8",
-    "fresh9",
-    "fresh10",
-    "fresh11",
-    "fresh12",
-    "fresh13",
-    "fresh14",
-    "fresh15",
-)
 EARLIER = ("dev", "heldout", "fresh", "fresh2", "fresh3")  # the rules were written on these
 
 
@@ -39,7 +26,7 @@ def outcomes():
     """Blind split -> (this matcher's outcomes, the hybrid's)."""
     checked, hybrid = get_matcher("verdict-embedding-nli"), get_matcher("verdict-embedding")
     out = {}
-    for split in SPLITS:
+    for split in BLIND_SPLITS:
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         out[split] = (calibration.run(checked, cases), calibration.run(hybrid, cases))
     return out

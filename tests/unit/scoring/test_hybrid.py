@@ -16,6 +16,7 @@ from soba_bench.scoring.hybrid import strip_lead
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.verdict import Claim, judge
 from soba_bench.session.capsule_text import capsule_text
+from tests.data.calibration import BLIND_SPLITS
 from tests.unit.scoring.test_retention import capsule
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
@@ -38,10 +39,7 @@ def text(**state) -> str:
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-embedding")
     out = {}
-    splits = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
-    splits += ("fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14")
-    splits += ("fresh15",)
-    for split in splits:
+    for split in ("dev", "heldout", "fresh", "fresh2", "fresh3", *BLIND_SPLITS):
         outcomes = calibration.run(matcher, calibration.load_cases(DATA / f"{split}.jsonl"))
         out[split] = {r.category: r for r in calibration.table(outcomes)}
     return out

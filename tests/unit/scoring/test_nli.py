@@ -17,6 +17,7 @@ from soba_bench.scoring.context import Context
 from soba_bench.scoring.matchers import MATCHERS, get_matcher
 from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED, Claim
 from soba_bench.session.capsule_text import capsule_text
+from tests.data.calibration import BLIND_SPLITS
 from tests.unit.scoring.test_retention import capsule
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
@@ -130,8 +131,7 @@ def test_a_statement_sharing_no_word_is_not_judged():
 def tables() -> dict[str, dict[str, calibration.Row]]:
     matcher = get_matcher("verdict-nli")
     out = {}
-    blind = ("fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11")
-    for split in (*blind, "fresh12", "fresh13", "fresh14", "fresh15"):
+    for split in BLIND_SPLITS:
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         out[split] = {r.category: r for r in calibration.table(calibration.run(matcher, cases))}
     return out

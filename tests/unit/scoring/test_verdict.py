@@ -20,6 +20,7 @@ from soba_bench.scoring.verdict import Claim, judge
 from soba_bench.scoring.views import capsule_view, input_view
 from soba_bench.session.capsule_text import capsule_text
 from tests.builders import assistant
+from tests.data.calibration import BLIND_SPLITS
 from tests.unit.scoring.test_retention import capsule, entries
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
@@ -82,20 +83,7 @@ def test_the_calibration_set_has_every_category_and_enough_cases():
     # for the clause veto of stop 43): at least 400 cases, every category, at least 24 negations
     # and 24 paraphrases, 12 of each hard category, no pair from any earlier split.
     seen = earlier | {key(c) for c in (*fresh2, *fresh3)}
-    blind = (
-        "fresh4",
-        "fresh5",
-        "fresh6",
-        "fresh7",
-        "fresh8",
-        "fresh9",
-        "fresh10",
-        "fresh11",
-        "fresh12",
-        "fresh13",
-        "fresh14",
-    )
-    for split in (*blind, "fresh15"):
+    for split in BLIND_SPLITS:
         cases = calibration.load_cases(DATA / f"{split}.jsonl")
         assert len(cases) >= 400, split
         assert {c.category for c in cases} == set(calibration.CATEGORIES), split
