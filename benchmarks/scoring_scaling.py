@@ -1,13 +1,16 @@
 """Scoring against replay time: on generated sessions of growing length (default generator
 settings, which plant tool failures), SOBA's default engine config, replay each session and
 score the replay, side by side in one run, median of 3 per size; prints the score/replay
-ratio and the growth per doubling of entries (about 2x per doubling means linear).
+ratio and the growth per doubling of entries (about 2x per doubling means linear), and how much
+of the scoring time the two models' inference takes (the embedding model and the
+cross-encoder, measured around their runs): the rest is what the scorers themselves cost.
 
 By default SOBA as shipped (``soba-0.6.14``, which these failure-heavy sessions drive into its
 blocker deadlock) with the default scorers (``availability``, ``outcomes``, ``retention``,
 ``soba_quality``, ``failure_modes``; the default ``verdict-embedding-nli`` matcher). Every
-repeat scores with cold caches (the embedding vectors, the parsed texts), the embedding model
-already loaded (a sweep worker loads it once); its load time is printed once.
+repeat scores with cold caches (the embedding vectors, the cross-encoder's pairs, the parsed
+texts), the models already loaded (a sweep worker loads them once); their load time is printed
+once.
 
     python benchmarks/scoring_scaling.py [--sizes 2500,5000,10000,20000]
         [--scorers default | availability,outcomes] [--variant soba-0.6.14+newest-blockers]
@@ -35,8 +38,8 @@ from soba_bench.scoring.session import score_replay
 
 
 def cold_caches() -> None:
-    """Forget what an earlier repeat scored: per-text caches of the scoring modules and the
-    embedding vectors (the model stays loaded)."""
+    """Forget what an earlier repeat scored: per-text caches of the scoring modules, the
+    embedding vectors and the cross-encoder's pair probabilities (the models stay loaded)."""
     for info in pkgutil.walk_packages(soba_bench.scoring.__path__, "soba_bench.scoring."):
         module = importlib.import_module(info.name)
         for value in vars(module).values():
@@ -46,6 +49,29 @@ def cold_caches() -> None:
     from soba_bench.scoring.embeddings import get_embedder
 
     get_embedder()._cache.clear()
+    from soba_bench.scoring.nli import get_model
+
+    get_model()._cache.clear()
+
+
+class ModelClock:
+    """Seconds spent inside the models' runs (the embedder's and the cross-encoder's), on the
+    benchmark's clock."""
+
+    def __init__(self, clock) -> None:
+        self.clock, self.spent = clock, 0.0
+
+    def wrap(self, model) -> None:
+        run = model._run
+
+        def timed(batch):
+            tick = self.clock()
+            try:
+                return run(batch)
+            finally:
+                self.spent += self.clock() - tick
+
+        model._run = timed
 
 
 def main() -> None:
@@ -66,19 +92,23 @@ def main() -> None:
         f"variant {args.variant}, scorers {','.join(scorers)}, {args.clock} seconds, "
         f"median of {args.repeat}; {uptime.strip()}"
     )
+    models = ModelClock(clock)
     if any(s in ("retention", "availability", "failure_modes") for s in scorers):
         from soba_bench.scoring.embeddings import get_embedder
+        from soba_bench.scoring.nli import get_model
 
         tick = clock()
-        get_embedder()
-        print(f"embedding model load: {clock() - tick:.2f} s (once per process)")
+        models.wrap(get_embedder())
+        models.wrap(get_model())
+        print(f"embedding model and cross-encoder load: {clock() - tick:.2f} s (once per process)")
     print(
         "entries  requests  moments  replay s  score s  score/replay  replay growth  score growth"
+        "  models s  (score-models)/replay"
     )
     previous: tuple[int, float, float] | None = None
     for size in (int(s) for s in args.sizes.split(",")):
         session, truth = generate_session(SyntheticConfig(entries=size), seed=args.seed)
-        replays, scores = [], []
+        replays, scores, inference = [], [], []
         for _ in range(args.repeat):
             cold_caches()
             tick = clock()
@@ -86,10 +116,12 @@ def main() -> None:
                 session, build_engine_config({}), ReplayOptions(variant=args.variant)
             )
             replays.append(clock() - tick)
+            models.spent = 0.0
             tick = clock()
             scored = score_replay("s", trace.entries, truth, config, trace.check_lines())
             scores.append(clock() - tick)
-        replay_s, score_s = median(replays), median(scores)
+            inference.append(models.spent)
+        replay_s, score_s, models_s = median(replays), median(scores), median(inference)
         requests = scored.outcomes[0]["requests"] if scored.outcomes else "-"
         moments = len({(r["generation"], r["point"]) for r in scored.summaries}) or "-"
         growth = ("-", "-")
@@ -103,7 +135,8 @@ def main() -> None:
         previous = (size, replay_s, score_s)
         print(
             f"{size:7d}  {requests!s:>8}  {moments!s:>7}  {replay_s:8.2f}  {score_s:7.2f}"
-            f"  {score_s / replay_s:12.2f}  {growth[0]:>13}  {growth[1]:>12}",
+            f"  {score_s / replay_s:12.2f}  {growth[0]:>13}  {growth[1]:>12}"
+            f"  {models_s:8.2f}  {(score_s - models_s) / replay_s:21.2f}",
             flush=True,
         )
 

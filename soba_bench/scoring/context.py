@@ -16,7 +16,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, overload
 
 from soba_bench.session.capsule_text import CAPSULE_TITLE
@@ -66,8 +66,7 @@ class _Block:
     number of texts, not in their statements (issue 18)."""
 
     history: bool  # False: a capsule, parsed by section
-    statements: tuple[tuple[str, str], ...]  # (text, section), in reading order
-    lines: tuple[tuple[str, str], ...]
+    lines: tuple[tuple[str, str], ...]  # (text, section), in reading order
     read: tuple[str, ...] = ()
     modified: tuple[str, ...] = ()
     commands: tuple[str, ...] = ()
@@ -76,6 +75,21 @@ class _Block:
     # word -> offsets map: a worker keeps tens of thousands of blocks, and a statement's
     # word set is the matcher's own cached object (issue 18).
     words: dict[Any, _Words] = field(default_factory=dict, compare=False, repr=False)
+    # the statements, split from the lines on first use: the structured matchers read lines
+    # only, and splitting every line of a long history was most of its parse (issue 18)
+    _split: list[tuple[tuple[str, str], ...]] = field(
+        default_factory=list, compare=False, repr=False
+    )
+
+    @property
+    def statements(self) -> tuple[tuple[str, str], ...]:
+        """(text, section) of each statement, in reading order: a line holds one or more."""
+        if not self._split:
+            split = (
+                (part, section) for line, section in self.lines for part in _parts(line, section)
+            )
+            self._split.append(tuple(split))
+        return self._split[0]
 
     def words_for(self, words_of: Callable[[str], Iterable[str]]) -> _Words:
         found = self.words.get(words_of)
@@ -98,18 +112,11 @@ def _frozen(words: Iterable[str]) -> frozenset[str]:
 
 
 def _history_block(text: str) -> _Block:
-    statements: list[tuple[str, str]] = []
-    lines: list[tuple[str, str]] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line:
-            lines.append((line, "history"))
-            statements.extend((part, "history") for part in _parts(line, "history"))
-    return _Block(True, tuple(statements), tuple(lines))
+    lines = tuple((line, "history") for line in map(str.strip, text.splitlines()) if line)
+    return _Block(True, lines)
 
 
 def _capsule_block(text: str) -> _Block:
-    statements: list[tuple[str, str]] = []
     lines: list[tuple[str, str]] = []
     read: list[str] = []
     modified: list[str] = []
@@ -118,7 +125,6 @@ def _capsule_block(text: str) -> _Block:
 
     def add(line: str, section: str) -> None:
         lines.append((line, section))
-        statements.extend((part, section) for part in _parts(line, section))
 
     section = "preamble"
     for raw in text.splitlines():
@@ -149,7 +155,6 @@ def _capsule_block(text: str) -> _Block:
         add(line, section)
     return _Block(
         False,
-        tuple(statements),
         tuple(lines),
         tuple(read),
         tuple(modified),
@@ -283,10 +288,8 @@ class Context:
         self.texts = texts  # every text, as given
         self._blocks = blocks
         self._oracle = not self.indexed  # as built: the lookups follow how it was built
-        statements = _Flat([b.statements for b in blocks])
         lines = _Flat([b.lines for b in blocks])
-        self._statement_starts, self._line_starts = statements.starts, lines.starts
-        self.statements: Sequence[Statement] = list(statements) if self._oracle else statements
+        self._line_starts = lines.starts
         self.lines: Sequence[Statement] = list(lines) if self._oracle else lines
         self.history = [t for t, b in zip(texts, blocks, strict=True) if b.history]
         capsules = [b for b in blocks if not b.history]
@@ -296,6 +299,20 @@ class Context:
         given = [b.status[-1] for b in capsules if b.status]
         self.status: str | None = given[-1] if given else None  # None: no capsule gave one
         self.cache: dict[Any, Any] = {}  # matchers' derived data
+
+    @cached_property
+    def _statements(self) -> _Flat:
+        return _Flat([b.statements for b in self._blocks])
+
+    @cached_property
+    def statements(self) -> Sequence[Statement]:
+        """Every statement, in reading order (split on first use: a view read for its lines
+        only, as the file and check matchers read it, never splits its history)."""
+        return list(self._statements) if self._oracle else self._statements
+
+    @property
+    def _statement_starts(self) -> list[int]:
+        return self._statements.starts
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Context:
@@ -343,16 +360,18 @@ class Context:
             self.cache[key] = found
         return found
 
-    def lines_containing(self, needle: str) -> list[Statement]:
+    def lines_containing(self, needle: str) -> Iterator[Statement]:
         """The lines whose text contains ``needle``, in reading order: a filter a matcher
-        may apply before its own test of a line, when that test implies the substring."""
-        found = _containing(self, "lines", self._line_texts, needle)
-        return [self.lines[i] for i in found]
+        may apply before its own test of a line, when that test implies the substring.
+        Found as they are read, so a matcher that stops at the first it accepts does not
+        search the rest of a long history."""
+        lines = self.lines
+        return (lines[i] for i in _containing(self, "lines", self._line_texts, needle))
 
     def _line_texts(self) -> list[str]:
         return [text for block in self._blocks for text, _ in block.lines]
 
-    def history_containing(self, needle: str) -> list[int]:
+    def history_containing(self, needle: str) -> Iterator[int]:
         """Indices into :attr:`history` of the texts containing ``needle``, in order."""
         return _containing(self, "history", lambda: self.history, needle)
 
@@ -364,11 +383,12 @@ _SEPARATOR = "\x00"
 
 def _containing(
     context: Context, name: str, texts_of: Callable[[], list[str]], needle: str
-) -> list[int]:
-    """Indices of the texts containing ``needle``: ``str.find`` over the texts joined once
-    per context, instead of one test per text."""
+) -> Iterator[int]:
+    """Indices of the texts containing ``needle``, in order: ``str.find`` over the texts
+    joined once per context, instead of one test per text."""
     if context._oracle:
-        return list(range(len(texts_of())))  # the caller's own test decides
+        yield from range(len(texts_of()))  # the caller's own test decides
+        return
     key = ("containing", name)
     joined = context.cache.get(key)
     if joined is None:
@@ -381,12 +401,11 @@ def _containing(
         joined = context.cache[key] = (whole, starts, texts)
     whole, starts, texts = joined
     if whole is None or not needle or _SEPARATOR in needle:
-        return [i for i, t in enumerate(texts) if needle in t]
-    out: list[int] = []
+        yield from (i for i, t in enumerate(texts) if needle in t)
+        return
     at = whole.find(needle)
     while at >= 0:
         i = bisect_right(starts, at) - 1
-        out.append(i)
+        yield i
         # one hit per text is enough: go on from the next text's start
         at = whole.find(needle, starts[i + 1]) if i + 1 < len(starts) else -1
-    return out

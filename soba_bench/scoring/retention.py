@@ -5,10 +5,14 @@ negated decision, an open blocker shown as fixed, a failing check shown as passi
 file listed as read) and noise carried along (secrets, injected instructions, distractors
 presented as decisions). Every score lists what was missed or wrong.
 
-With the default matcher (``verdict``, soba_bench.scoring.verdict) a fact is entailed,
-contradicted or absent; only entailed counts as found, and a contradiction counts against the
-view like staleness. The earlier matchers (``fuzzy``, ``embedding``) only tell present from
-absent, so they never report a contradiction.
+With a verdict matcher (the ``verdict`` family, the default among them; see
+soba_bench.scoring.matchers) a fact is entailed, contradicted or absent; only entailed counts
+as found, and a contradiction counts against the view like staleness. The earlier matchers
+(``fuzzy``, ``embedding``) only tell present from absent, so they never report a contradiction.
+
+A model input the scorers build knows which of the session's entries it shows verbatim; there
+a prose fact (or an injected instruction) is found where its own entry is shown, and the
+matcher reads only the capsule (see :func:`label_of`).
 """
 
 from __future__ import annotations
@@ -121,6 +125,17 @@ def predecessors(facts: Iterable[Fact]) -> dict[str, str]:
     return {f.superseded_by: f.text for f in facts if f.superseded_by}
 
 
+def evidence(fact: Fact) -> tuple[str, ...]:
+    """The ids of the entries the ground truth saw a fact in (where it was introduced too)."""
+    return (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
+
+
+def _shown(fact: Fact, view: View) -> bool:
+    """Does the view show an entry the fact was seen in?"""
+    assert view.shown is not None
+    return any(i in view.shown for i in evidence(fact))
+
+
 def label_of(
     fact: Fact,
     view: View,
@@ -131,7 +146,22 @@ def label_of(
     """Entailed, contradicted or absent, by the view's matcher. Skills and secrets are names
     and literals: present or absent, as before. Kept per claim in the view's context, so the
     scorers that judge the same view (retention, then the lost-constraint detector) judge each
-    fact once."""
+    fact once.
+
+    In a model input that knows which entries it shows (:attr:`View.shown`), a prose fact is
+    entailed where an entry the ground truth saw it in is shown, else it is what the capsule
+    says of it: the matcher reads the capsule only, as availability does. Read over a whole
+    history, the matcher cost most of the scoring time (issue 18), and found another subject's
+    statement where the fact's own had been cut ("key the writer lock ..." for "key the shard
+    lock ..."). Paths, commands, skills and secrets are still searched in the whole text,
+    which costs little: a later message naming a file tells the model about it too."""
+    if view.shown is not None and fact.kind in PROSE_KINDS:
+        if not stale and _shown(fact, view):
+            return ENTAILED
+        # A stale fact is judged in the capsule's sections alone, as below.
+        if view.capsule is None:
+            return ABSENT
+        return label_of(fact, view.capsule, stale, result, replaces)
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
         context = view.capsule_context if stale else view.context
         claim = claim_of(fact, stale, result, replaces)
@@ -146,7 +176,12 @@ def label_of(
 
 def present(fact: Fact, view: View) -> bool:
     """Is the fact in the view, stated as it is (the matcher's verdict is entailed)? A label
-    already judged answers; else the matcher's cheaper yes-or-no (kept beside the labels)."""
+    already judged answers; else the matcher's cheaper yes-or-no (kept beside the labels). A
+    prose fact in a view that knows its entries: as :func:`label_of` reads it."""
+    if view.shown is not None and fact.kind in PROSE_KINDS:
+        if _shown(fact, view):
+            return True
+        return view.capsule is not None and present(fact, view.capsule)
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
         context = view.context
         claim = claim_of(fact)
@@ -178,6 +213,16 @@ def _present_by_words(fact: Fact, view: View) -> bool:
     if kind == "secret":
         return view.index.has_exact(str(fact.attributes.get("value") or fact.text))
     return view.index.has_prose(fact.text)
+
+
+def _carried(fact: Fact, view: View) -> bool:
+    """Is a secret or an injected instruction in the view: shown in an entry it came in, or
+    copied into the capsule (a view of texts only: anywhere in its text)?"""
+    if view.shown is None or fact.kind != "injection":
+        return _present_by_words(fact, view)  # a secret: a literal, searched for in the text
+    if _shown(fact, view):
+        return True
+    return view.capsule is not None and _present_by_words(fact, view.capsule)
 
 
 def _stale(fact: Fact, successor: Fact | None, view: View) -> bool | None:
@@ -227,7 +272,7 @@ def score_view(
                 carried = (
                     view.current is not None and view.current.has_prose(fact.text)
                     if fact.kind == "distractor"
-                    else _present_by_words(fact, view)
+                    else _carried(fact, view)
                 )
                 if carried:
                     score.found += 1

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
 from soba_bench.compactors.inputs import Moment, ReplayedInputs
+from soba_bench.compactors.rival_branch import is_output
 from soba_bench.compactors.views import VIEWS
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.errors import InputError
@@ -32,7 +33,7 @@ from soba_bench.scoring.points import (
 )
 from soba_bench.scoring.probes import DEFAULT_PROBES, ProbeConfig
 from soba_bench.scoring.timeline import Lifecycle, Timeline
-from soba_bench.scoring.views import View, input_view
+from soba_bench.scoring.views import View, capsule_view, input_view
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import active_skill_refs
 from soba_bench.session.entries import Entry
@@ -76,7 +77,13 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   cross-encoder is model 3 (also verdict-nli's), and the second look sets aside a statement
 #   about another subject that the model reads as saying nothing of the fact (the golden
 #   test's records use the rules alone, so its digest is unchanged).
-SCORES_REVISION = 4
+# 5 (stop 44): in a model input the scorers build (retention's input views and comparison
+#   strategies, the lost-constraint detector), a prose fact is found by its own entry or by
+#   the capsule, not by the matcher over the whole history, which found another subject's
+#   statement where the fact's own had been cut (55 of 600 retention summaries of 32 generated
+#   jobs changed under the default matcher; availability, outcomes and findings did not; the
+#   golden test's records, rules alone, are unchanged).
+SCORES_REVISION = 5
 
 
 @dataclass(frozen=True)
@@ -141,6 +148,7 @@ class MomentInput:
     model_input: list[dict[str, Any]]
     tokens: int
     skills: frozenset[str]
+    shown: frozenset[str]  # ids of the entries the input shows verbatim (outputs unmasked)
 
 
 class ScoreContext:
@@ -238,8 +246,45 @@ class ScoreContext:
                 s["name"] for s in active_skill_refs(since) if isinstance(s.get("name"), str)
             )
             last = replayed[newest].data if newest is not None else None
-            out.append(MomentInput(generation, index, point, capsule, last, items, tokens, skills))
+            shown = frozenset(
+                replayed[i].id
+                for i in (*located.pinned, *range(located.start, located.end))
+                if replayed[i].id is not None
+                and replayed[i].item is not None
+                and not (i <= located.masked and is_output(replayed[i].item))
+            )
+            out.append(
+                MomentInput(generation, index, point, capsule, last, items, tokens, skills, shown)
+            )
         return out
+
+    def capsule_view(self, capsule: dict[str, Any]) -> View:
+        """The view of one capsule of the replay, made once: availability, retention and the
+        failure detectors ask each capsule about the same facts, and a view keeps its
+        verdicts."""
+        found = self._capsule_views.get(id(capsule))
+        if found is None:
+            # the capsule is kept beside its view: its id is not reused while this lives
+            found = self._capsule_views[id(capsule)] = (
+                capsule,
+                capsule_view(capsule, self.config.match),
+            )
+        return found[1]
+
+    @cached_property
+    def _capsule_views(self) -> dict[int, tuple[dict[str, Any], View]]:
+        return {}
+
+    @cached_property
+    def entry_ids(self) -> dict[int, str]:
+        """id() of each original item -> its entry id: which entries a comparison strategy's
+        view shows verbatim (a masked output is a new item, so it shows none)."""
+        return {id(e.item): e.id for e in self.originals if e.item is not None and e.id}
+
+    def shown_in(self, items: Sequence[dict[str, Any]]) -> frozenset[str]:
+        """The ids of the session's entries among ``items`` (the same objects, unmasked)."""
+        ids = self.entry_ids
+        return frozenset(ids[id(i)] for i in items if id(i) in ids)
 
     @cached_property
     def input_views(self) -> list[tuple[int, View]]:
@@ -248,7 +293,15 @@ class ScoreContext:
         return [
             (
                 m.point,
-                input_view(m.model_input, m.last_capsule, m.tokens, self.config.match, m.skills),
+                input_view(
+                    m.model_input,
+                    m.last_capsule,
+                    m.tokens,
+                    self.config.match,
+                    m.skills,
+                    shown=m.shown,
+                    base=self.capsule_view(m.last_capsule) if m.last_capsule else None,
+                ),
             )
             for m in self.moments
         ]

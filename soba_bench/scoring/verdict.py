@@ -876,16 +876,17 @@ def _path_in(path: str, text: str) -> bool:
     return path in _paths_of(text)
 
 
-def _file_mentions(path: str, context: Context) -> tuple[bool, bool]:
-    """Does a line mention ``path``, and does an edit line? Only the lines holding it as a
-    substring are read (a normalised path is a substring of the run it was read from), not
-    every line of a long history per file fact (quadratic, issue 18)."""
+def _file_mentions(path: str, context: Context, edits: bool = True) -> tuple[bool, bool]:
+    """Does a line mention ``path``, and (when ``edits``) does an edit line? Only the lines
+    holding it as a substring are read (a normalised path is a substring of the run it was
+    read from), not every line of a long history per file fact (quadratic, issue 18), and
+    no more of them than the answer needs."""
     mentioned = False
     for statement in context.lines_containing(path):
         if path in _paths_of(statement.text):
             mentioned = True
-            if _EDIT_CALL.search(statement.text):
-                return True, True
+            if not edits or _EDIT_CALL.search(statement.text):
+                return True, edits
     return mentioned, False
 
 
@@ -903,7 +904,7 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
             return Verdict(CONTRADICTED, f"capsule prose says {prose}", path)
     if path in same:
         return Verdict(ENTAILED, "listed", path)
-    mentioned, edited = _file_mentions(path, context)
+    mentioned, edited = _file_mentions(path, context, edits=wants_modified)
     if wants_modified and edited:
         return Verdict(ENTAILED, "edited in history", path)
     if path in other:

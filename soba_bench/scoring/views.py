@@ -32,6 +32,14 @@ class View:
     skills: set[str] = field(default_factory=set)
     tokens: int | None = None
     texts: tuple[str, ...] = ()  # what the model sees, one text per item (capsule text first)
+    # What a scorer knows of where the view's items come from: the ids of the session's
+    # entries it shows verbatim (a masked tool output is not shown), and the view of the
+    # capsule it starts with. A fact is in such a view when an entry the ground truth saw it in
+    # is shown, or the capsule states it, as availability reads a model input; the matcher
+    # then reads the capsule alone, not every statement of a long history (issue 18). None: a
+    # view of texts only, read whole by the matcher.
+    shown: frozenset[str] | None = None
+    capsule: View | None = field(default=None, repr=False, compare=False)
     _context: Context | None = field(default=None, repr=False, compare=False)
     _capsule_context: Context | None = field(default=None, repr=False, compare=False)
 
@@ -105,15 +113,21 @@ def input_view(
     tokens: int | None = None,
     config: MatchConfig = DEFAULT_MATCH,
     skills: Iterable[str] = (),
+    *,
+    shown: frozenset[str] | None = None,
+    base: View | None = None,
 ) -> View:
     """The model input as text; the capsule (if the input starts with one) lends its
     structured parts and its current-state sections. ``skills`` are the skills active at
-    that moment: the agent keeps them whatever the context strategy does."""
+    that moment: the agent keeps them whatever the context strategy does. ``shown``: the ids
+    of the entries the items show verbatim (see :attr:`View.shown`); ``base``: the capsule's
+    view, if the caller keeps one per capsule (its verdicts are cached in it)."""
     texts = []
     for item in items:
         text = item_text(item)
         texts.append(text if isinstance(text, str) else str(text))
-    base = capsule_view(capsule, config) if capsule is not None else None
+    if base is None and capsule is not None:
+        base = capsule_view(capsule, config)
     # For the matcher, a tool output carries its call (the command it answers): outputs do
     # not always follow their call directly (parallel calls), and a check's result is judged
     # from the output of that very command.
@@ -138,4 +152,6 @@ def input_view(
         skills=(base.skills if base else set()) | set(skills),
         tokens=tokens,
         texts=tuple(paired),
+        shown=shown,
+        capsule=base if shown is not None else None,
     )

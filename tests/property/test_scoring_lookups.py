@@ -40,9 +40,9 @@ def test_lookups_match_scans(history, queries):
     context = Context.from_texts(history)
     for needle in queries:  # repeated queries reuse the per-context index
         lines = [s for s in context.lines if needle in s.text]
-        assert context.lines_containing(needle) == lines
+        assert list(context.lines_containing(needle)) == lines
         expected = [i for i, t in enumerate(context.history) if needle in t]
-        assert context.history_containing(needle) == expected
+        assert list(context.history_containing(needle)) == expected
     assert context.lines_in(("history",)) == list(context.lines)
 
 

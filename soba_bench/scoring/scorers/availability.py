@@ -40,6 +40,7 @@ from soba_bench.scoring.match import PATH_TOKEN, normalize_path
 from soba_bench.scoring.retention import (
     FILE_KINDS,
     RETENTION_KINDS,
+    evidence,
     fact_path,
     label_of,
     predecessors,
@@ -47,7 +48,6 @@ from soba_bench.scoring.retention import (
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
 from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
-from soba_bench.scoring.views import capsule_view
 
 FILE = "file"
 AVAILABILITY_KINDS = (
@@ -154,7 +154,7 @@ class VisibleFacts:
         # replayed index -> the tracked facts seen there
         self.at_entry: dict[int, list[str]] = {}
         for fact in facts:
-            ids = (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
+            ids = evidence(fact)
             for index in {self.walk.position[i] for i in ids if i in self.walk.position}:
                 self.at_entry.setdefault(index, []).append(fact.id)
         self.start = self.end = 0
@@ -258,6 +258,9 @@ class Availability:
         "share of live facts the model can see at every request, macro over fact kinds"
     )
     needs_truth: ClassVar[bool] = True
+    # True: each capsule is asked about every fact of the session, the straightforward path
+    # the equivalence test holds the per-capsule choice of facts to.
+    every_fact: ClassVar[bool] = False
 
     def score(self, ctx: ScoreContext, out: SessionScores) -> None:
         truth, lifecycle = ctx.truth, ctx.lifecycle
@@ -276,14 +279,32 @@ class Availability:
         replaced = predecessors(truth.facts)
         known: list[SessionPaths] = []  # built on the first capsule (a session may have none)
 
+        # Where each capsule is sent (the first and last scored request): a capsule is asked
+        # about the facts live at one of them, the only verdicts the walk reads. Asking it
+        # about every fact of the session made scoring grow with facts x capsules.
+        sent: dict[int, tuple[int, int]] = {}
+        for point in ctx.point_inputs:
+            request = point.request
+            if point.prefix is not None and request is not None and request.key in ctx.sampled:
+                first, last = sent.get(point.prefix, (point.at, point.at))
+                sent[point.prefix] = (min(first, point.at), max(last, point.at))
+
         def capsule_has(index: int) -> set[str]:
             if index not in in_capsule:
-                view = capsule_view(ctx.replayed[index].data, ctx.config.match)
-                labels = {f.id: label_of(f, view, replaces=replaced.get(f.id)) for f in facts}
+                view = ctx.capsule_view(ctx.replayed[index].data)
+                first, last = sent[index]
+                # live at some request in [first, last] (VisibleFacts.move's rule)
+                asked = [
+                    f
+                    for f in facts
+                    if self.every_fact
+                    or (lifecycle.start[f.id] < last and lifecycle.end[f.id] >= first)
+                ]
+                labels = {f.id: label_of(f, view, replaces=replaced.get(f.id)) for f in asked}
                 in_capsule[index] = {i for i, label in labels.items() if label == ENTAILED}
                 wrong_in[index] = {
                     f.id
-                    for f in facts
+                    for f in asked
                     if labels[f.id] == CONTRADICTED
                     # read and modified both: listed under Modified is right (as retention)
                     and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.scoring.retention import RETENTION_KINDS, KindScore, present, score_view, summarize
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
-from soba_bench.scoring.views import capsule_view, input_view
+from soba_bench.scoring.views import input_view
 
 
 def _emit(out: SessionScores, base: dict[str, Any], scores: dict[str, KindScore]) -> None:
@@ -59,7 +59,7 @@ class Retention:
             if capsule is not None:
                 kept = capsule["provenance"].get("firstKeptEntryId")
                 cut = timeline.at(kept, point) if kept != "root" else point
-                view = capsule_view(capsule, config.match)
+                view = ctx.capsule_view(capsule)
                 _emit(
                     out,
                     {
@@ -90,7 +90,9 @@ class Retention:
                 items = VIEWS.get(name)(history, budget)
                 # Each comparison strategy is charged what it would send, not SOBA's input.
                 cost = sum(meter.count_item(i) for i in items)
-                view = input_view(items, None, cost, config.match, moment.skills)
+                view = input_view(
+                    items, None, cost, config.match, moment.skills, shown=ctx.shown_in(items)
+                )
                 _emit(
                     out,
                     {**base, "inputTokens": cost, "strategy": name, "view": "input"},
