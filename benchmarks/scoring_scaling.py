@@ -39,18 +39,20 @@ from soba_bench.scoring.session import score_replay
 
 def cold_caches() -> None:
     """Forget what an earlier repeat scored: per-text caches of the scoring modules, the
-    embedding vectors and the cross-encoder's pair probabilities (the models stay loaded)."""
+    embedding vectors and the cross-encoder's pair probabilities (the models stay loaded:
+    their getters' caches are kept, or each repeat would time a model load)."""
+    from soba_bench.scoring.embeddings import get_embedder
+    from soba_bench.scoring.nli import get_model
+
     for info in pkgutil.walk_packages(soba_bench.scoring.__path__, "soba_bench.scoring."):
         module = importlib.import_module(info.name)
         for value in vars(module).values():
+            if value in (get_embedder, get_model):
+                continue
             if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
                 value.cache_clear()
     getattr(scoring_context, "_RECENT", []).clear()  # contexts kept before per-text blocks
-    from soba_bench.scoring.embeddings import get_embedder
-
     get_embedder()._cache.clear()
-    from soba_bench.scoring.nli import get_model
-
     get_model()._cache.clear()
 
 

@@ -130,6 +130,29 @@ def sample_keys(keys: Sequence[str], limit: int | None, seed: int = 0) -> set[st
     return set(sorted(keys, key=rank)[:limit])
 
 
+class Shown:
+    """The session's entries a model input shows verbatim, as positions on the replayed
+    branch: the window ``[start, end)`` and the pinned positions, tool outputs masked through
+    ``masked`` (a masked output shows nothing of its own). ``entry_id in shown`` costs the
+    same whatever the window's length, so asking it about a fact's entries at every moment
+    stays linear in the session."""
+
+    __slots__ = ("_end", "_masked", "_pinned", "_start", "_walk")
+
+    def __init__(
+        self, walk: PointWalk, start: int, end: int, masked: int = -1, pinned: Iterable[int] = ()
+    ) -> None:
+        self._walk, self._start, self._end = walk, start, end
+        self._masked, self._pinned = masked, frozenset(pinned)
+
+    def __contains__(self, entry_id: object) -> bool:
+        at = self._walk.position.get(entry_id) if isinstance(entry_id, str) else None
+        if at is None or not (self._start <= at < self._end or at in self._pinned):
+            return False
+        item = self._walk.replayed[at].item
+        return item is not None and not (at <= self._masked and is_output(item))
+
+
 class PointWalk:
     """Walks a job's replayed branch once and yields the model input at every request."""
 
@@ -222,6 +245,10 @@ class PointWalk:
         return PointInput(
             request, self.original_before[end], end, newest, start, masked, tokens, pinned
         )
+
+    def shown(self, point: PointInput) -> Shown:
+        """The entries the input at ``point`` shows verbatim (its capsule aside)."""
+        return Shown(self, point.start, point.end, point.masked, point.pinned)
 
     def model_input(self, point: PointInput) -> list[dict[str, Any]]:
         """The items themselves (for a check or a diagnostic; scoring uses positions)."""

@@ -11,8 +11,8 @@ as found, and a contradiction counts against the view like staleness. The earlie
 (``fuzzy``, ``embedding``) only tell present from absent, so they never report a contradiction.
 
 A model input the scorers build knows which of the session's entries it shows verbatim; there
-a prose fact (or an injected instruction) is found where its own entry is shown, and the
-matcher reads only the capsule (see :func:`label_of`).
+a fact (or a secret, or an injected instruction) is found where its own entry is shown, and
+the matcher reads only the capsule (see :func:`label_of`).
 """
 
 from __future__ import annotations
@@ -131,8 +131,10 @@ def evidence(fact: Fact) -> tuple[str, ...]:
 
 
 def _shown(fact: Fact, view: View) -> bool:
-    """Does the view show an entry the fact was seen in?"""
+    """Does the view show an entry the fact was seen in (a skill: is it active there)?"""
     assert view.shown is not None
+    if fact.kind == "skill" and str(fact.attributes.get("name") or fact.text) in view.skills:
+        return True  # the agent keeps active skills whatever the context strategy does
     return any(i in view.shown for i in evidence(fact))
 
 
@@ -148,14 +150,14 @@ def label_of(
     scorers that judge the same view (retention, then the lost-constraint detector) judge each
     fact once.
 
-    In a model input that knows which entries it shows (:attr:`View.shown`), a prose fact is
-    entailed where an entry the ground truth saw it in is shown, else it is what the capsule
-    says of it: the matcher reads the capsule only, as availability does. Read over a whole
-    history, the matcher cost most of the scoring time (issue 18), and found another subject's
-    statement where the fact's own had been cut ("key the writer lock ..." for "key the shard
-    lock ..."). Paths, commands, skills and secrets are still searched in the whole text,
-    which costs little: a later message naming a file tells the model about it too."""
-    if view.shown is not None and fact.kind in PROSE_KINDS:
+    In a model input that knows which entries it shows (:attr:`View.shown`), a fact is
+    entailed where an entry the ground truth saw it in is shown (a skill: where it is active),
+    else it is what the capsule says of it: the matcher reads the capsule only, as
+    availability does. Read over a whole history, the matcher cost most of the scoring time,
+    quadratic in capsules (issue 18), and found another subject's statement where the fact's
+    own had been cut ("key the writer lock ..." for "key the shard lock ..."). What that
+    cannot see, as availability: a fact the input restates elsewhere only."""
+    if view.shown is not None and fact.kind in RETENTION_KINDS:
         if not stale and _shown(fact, view):
             return ENTAILED
         # A stale fact is judged in the capsule's sections alone, as below.
@@ -176,9 +178,9 @@ def label_of(
 
 def present(fact: Fact, view: View) -> bool:
     """Is the fact in the view, stated as it is (the matcher's verdict is entailed)? A label
-    already judged answers; else the matcher's cheaper yes-or-no (kept beside the labels). A
-    prose fact in a view that knows its entries: as :func:`label_of` reads it."""
-    if view.shown is not None and fact.kind in PROSE_KINDS:
+    already judged answers; else the matcher's cheaper yes-or-no (kept beside the labels). In
+    a view that knows its entries: as :func:`label_of` reads it."""
+    if view.shown is not None and fact.kind in RETENTION_KINDS:
         if _shown(fact, view):
             return True
         return view.capsule is not None and present(fact, view.capsule)
@@ -218,8 +220,8 @@ def _present_by_words(fact: Fact, view: View) -> bool:
 def _carried(fact: Fact, view: View) -> bool:
     """Is a secret or an injected instruction in the view: shown in an entry it came in, or
     copied into the capsule (a view of texts only: anywhere in its text)?"""
-    if view.shown is None or fact.kind != "injection":
-        return _present_by_words(fact, view)  # a secret: a literal, searched for in the text
+    if view.shown is None:
+        return _present_by_words(fact, view)
     if _shown(fact, view):
         return True
     return view.capsule is not None and _present_by_words(fact, view.capsule)

@@ -8,14 +8,17 @@ short stable name (the name configs, records and report columns use)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Protocol
 
 from soba_bench.compactors.inputs import Moment, ReplayedInputs
+from soba_bench.compactors.observation_masking import outputs_to_mask
 from soba_bench.compactors.rival_branch import is_output
-from soba_bench.compactors.views import VIEWS
+from soba_bench.compactors.truncation import truncation_start
+from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.errors import InputError
 from soba_bench.meter import get_meter
@@ -27,13 +30,14 @@ from soba_bench.scoring.points import (
     PointInput,
     PointWalk,
     Request,
+    Shown,
     barrier_lines,
     requests_of,
     sample_keys,
 )
 from soba_bench.scoring.probes import DEFAULT_PROBES, ProbeConfig
 from soba_bench.scoring.timeline import Lifecycle, Timeline
-from soba_bench.scoring.views import View, capsule_view, input_view
+from soba_bench.scoring.views import View, capsule_view, shown_view
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import active_skill_refs
 from soba_bench.session.entries import Entry
@@ -78,11 +82,10 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   about another subject that the model reads as saying nothing of the fact (the golden
 #   test's records use the rules alone, so its digest is unchanged).
 # 5 (stop 44): in a model input the scorers build (retention's input views and comparison
-#   strategies, the lost-constraint detector), a prose fact is found by its own entry or by
-#   the capsule, not by the matcher over the whole history, which found another subject's
-#   statement where the fact's own had been cut (55 of 600 retention summaries of 32 generated
-#   jobs changed under the default matcher; availability, outcomes and findings did not; the
-#   golden test's records, rules alone, are unchanged).
+#   strategies, the lost-constraint detector), a fact is found by its own entries or in the
+#   capsule, as availability finds it, not by the matcher over the whole history (which found
+#   another subject's statement where the fact's own had been cut, and files and checks named
+#   in later messages); availability, outcomes and the gate's metrics are unchanged.
 SCORES_REVISION = 5
 
 
@@ -148,7 +151,7 @@ class MomentInput:
     model_input: list[dict[str, Any]]
     tokens: int
     skills: frozenset[str]
-    shown: frozenset[str]  # ids of the entries the input shows verbatim (outputs unmasked)
+    shown: Shown  # the entries the input shows verbatim (its capsule aside)
 
 
 class ScoreContext:
@@ -246,15 +249,18 @@ class ScoreContext:
                 s["name"] for s in active_skill_refs(since) if isinstance(s.get("name"), str)
             )
             last = replayed[newest].data if newest is not None else None
-            shown = frozenset(
-                replayed[i].id
-                for i in (*located.pinned, *range(located.start, located.end))
-                if replayed[i].id is not None
-                and replayed[i].item is not None
-                and not (i <= located.masked and is_output(replayed[i].item))
-            )
             out.append(
-                MomentInput(generation, index, point, capsule, last, items, tokens, skills, shown)
+                MomentInput(
+                    generation,
+                    index,
+                    point,
+                    capsule,
+                    last,
+                    items,
+                    tokens,
+                    skills,
+                    walk.shown(located),
+                )
             )
         return out
 
@@ -275,16 +281,48 @@ class ScoreContext:
     def _capsule_views(self) -> dict[int, tuple[dict[str, Any], View]]:
         return {}
 
+    # ── comparison strategies' views at a moment (retention's baselines) ──────────────────
     @cached_property
-    def entry_ids(self) -> dict[int, str]:
-        """id() of each original item -> its entry id: which entries a comparison strategy's
-        view shows verbatim (a masked output is a new item, so it shows none)."""
-        return {id(e.item): e.id for e in self.originals if e.item is not None and e.id}
+    def _history(self) -> tuple[list[int], list[int]]:
+        """Positions on the replayed branch of the session's items (what a comparison
+        strategy's view is made of: capsules are not items), and of the tool outputs."""
+        replayed = self.replayed
+        items = [i for i, e in enumerate(replayed) if e.item is not None]
+        return items, [i for i in items if is_output(replayed[i].item)]
 
-    def shown_in(self, items: Sequence[dict[str, Any]]) -> frozenset[str]:
-        """The ids of the session's entries among ``items`` (the same objects, unmasked)."""
-        ids = self.entry_ids
-        return frozenset(ids[id(i)] for i in items if id(i) in ids)
+    def baseline(self, name: str, moment: MomentInput) -> tuple[Container[str], int]:
+        """What comparison strategy ``name``'s rule (:data:`VIEWS`) would send at a moment,
+        given the session so far and the moment's input tokens as its budget: the entries it
+        shows and its own input tokens. The built-in rules are applied to positions and token
+        prefix sums, not to copies of the history, so a moment costs what its window's ends
+        cost to find; another registered rule is applied to the items themselves."""
+        walk, (items, outputs) = self.walk, self._history
+        # the original entries before the moment end where the branch has that many
+        end = bisect_left(walk.original_before, moment.point)
+        n = bisect_left(items, end)  # the history's items
+        tokens = walk.tokens
+        budget = ViewContext(moment.tokens, self.meter.count_item, self.config.keep_observations)
+        if name == "none":
+            return Shown(walk, 0, end), tokens[end]
+        if name == "truncation":
+            cut = truncation_start(
+                n,
+                lambda i: walk.replayed[items[i]].item,
+                lambda i: tokens[items[i] + 1] - tokens[items[i]],
+                moment.tokens,
+            )
+            start = items[cut] if cut < n else end
+            return Shown(walk, start, end), tokens[end] - tokens[start]
+        if name == "observation_masking":
+            masked = outputs_to_mask(outputs[: bisect_left(outputs, end)], budget.keep_observations)
+            through = masked[-1] if masked else -1
+            delta = walk.mask_delta()[through + 1] if masked else 0
+            return Shown(walk, 0, end, through), tokens[end] + delta
+        entries = [walk.replayed[i] for i in items[:n]]
+        view = VIEWS.get(name)([e.item for e in entries if e.item is not None], budget)
+        ids = {id(e.item): e.id for e in entries if e.id is not None}
+        shown = frozenset(ids[id(i)] for i in view if id(i) in ids)  # a masked copy: not shown
+        return shown, sum(self.meter.count_item(i) for i in view)
 
     @cached_property
     def input_views(self) -> list[tuple[int, View]]:
@@ -293,14 +331,12 @@ class ScoreContext:
         return [
             (
                 m.point,
-                input_view(
-                    m.model_input,
-                    m.last_capsule,
+                shown_view(
+                    m.shown,
+                    self.capsule_view(m.last_capsule) if m.last_capsule else None,
                     m.tokens,
-                    self.config.match,
                     m.skills,
-                    shown=m.shown,
-                    base=self.capsule_view(m.last_capsule) if m.last_capsule else None,
+                    self.config.match,
                 ),
             )
             for m in self.moments

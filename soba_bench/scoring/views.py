@@ -4,7 +4,7 @@ same interface, so strategies with and without capsules are scored on the same f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,13 +32,13 @@ class View:
     skills: set[str] = field(default_factory=set)
     tokens: int | None = None
     texts: tuple[str, ...] = ()  # what the model sees, one text per item (capsule text first)
-    # What a scorer knows of where the view's items come from: the ids of the session's
-    # entries it shows verbatim (a masked tool output is not shown), and the view of the
-    # capsule it starts with. A fact is in such a view when an entry the ground truth saw it in
-    # is shown, or the capsule states it, as availability reads a model input; the matcher
-    # then reads the capsule alone, not every statement of a long history (issue 18). None: a
-    # view of texts only, read whole by the matcher.
-    shown: frozenset[str] | None = None
+    # A model input the scorers build knows where its items come from: the ids of the
+    # session's entries it shows verbatim (a masked tool output is not shown), and the view of
+    # the capsule it starts with (see :func:`shown_view`). A fact is in such a view when an
+    # entry the ground truth saw it in is shown, or the capsule states it, as availability
+    # reads a model input; the matcher reads the capsule alone, never every statement of a
+    # long history (issue 18). None: a view of texts only, read whole by the matcher.
+    shown: Container[str] | None = field(default=None, repr=False, compare=False)
     capsule: View | None = field(default=None, repr=False, compare=False)
     _context: Context | None = field(default=None, repr=False, compare=False)
     _capsule_context: Context | None = field(default=None, repr=False, compare=False)
@@ -113,21 +113,15 @@ def input_view(
     tokens: int | None = None,
     config: MatchConfig = DEFAULT_MATCH,
     skills: Iterable[str] = (),
-    *,
-    shown: frozenset[str] | None = None,
-    base: View | None = None,
 ) -> View:
     """The model input as text; the capsule (if the input starts with one) lends its
     structured parts and its current-state sections. ``skills`` are the skills active at
-    that moment: the agent keeps them whatever the context strategy does. ``shown``: the ids
-    of the entries the items show verbatim (see :attr:`View.shown`); ``base``: the capsule's
-    view, if the caller keeps one per capsule (its verdicts are cached in it)."""
+    that moment: the agent keeps them whatever the context strategy does."""
     texts = []
     for item in items:
         text = item_text(item)
         texts.append(text if isinstance(text, str) else str(text))
-    if base is None and capsule is not None:
-        base = capsule_view(capsule, config)
+    base = capsule_view(capsule, config) if capsule is not None else None
     # For the matcher, a tool output carries its call (the command it answers): outputs do
     # not always follow their call directly (parallel calls), and a check's result is judged
     # from the output of that very command.
@@ -152,6 +146,30 @@ def input_view(
         skills=(base.skills if base else set()) | set(skills),
         tokens=tokens,
         texts=tuple(paired),
+    )
+
+
+def shown_view(
+    shown: Container[str],
+    capsule: View | None,
+    tokens: int | None = None,
+    skills: Iterable[str] = (),
+    config: MatchConfig = DEFAULT_MATCH,
+) -> View:
+    """A model input known by what it shows: the session's entries ``shown`` verbatim, after
+    the capsule whose view is ``capsule`` (None: no capsule). It holds no texts: every fact
+    is found by its own entries or in the capsule (:func:`soba_bench.scoring.retention.
+    label_of`), so making it costs nothing per item of a long history."""
+    return View(
+        kind="input",
+        index=TextIndex([], config),
+        current=capsule.current if capsule else None,
+        read_files=capsule.read_files if capsule else set(),
+        modified_files=capsule.modified_files if capsule else set(),
+        commands=capsule.commands if capsule else [],
+        verification_status=capsule.verification_status if capsule else None,
+        skills=(capsule.skills if capsule else set()) | set(skills),
+        tokens=tokens,
         shown=shown,
-        capsule=base if shown is not None else None,
+        capsule=capsule,
     )

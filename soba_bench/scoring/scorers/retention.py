@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, ClassVar
 
-from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.scoring.retention import RETENTION_KINDS, KindScore, present, score_view, summarize
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
-from soba_bench.scoring.views import input_view
+from soba_bench.scoring.views import shown_view
 
 
 def _emit(out: SessionScores, base: dict[str, Any], scores: dict[str, KindScore]) -> None:
@@ -46,7 +45,7 @@ class Retention:
     def score(self, ctx: ScoreContext, out: SessionScores) -> None:
         truth, lifecycle, timeline, config = ctx.truth, ctx.lifecycle, ctx.timeline, ctx.config
         assert truth is not None and lifecycle is not None
-        meter, label = ctx.meter, ctx.label
+        label = ctx.label
         survival: dict[str, list[bool]] = defaultdict(list)
         for moment, (point, soba_input) in zip(ctx.moments, ctx.input_views, strict=True):
             capsule = moment.capsule
@@ -82,17 +81,12 @@ class Retention:
                 {**base, "strategy": label, "view": "input"},
                 score_view(truth.facts, lifecycle, soba_input, point),
             )
-            history = [e.item for e in ctx.originals[:point] if e.item is not None]
-            budget = ViewContext(moment.tokens, meter.count_item, config.keep_observations)
             for name in config.baselines:
                 if name == label:
                     continue
-                items = VIEWS.get(name)(history, budget)
                 # Each comparison strategy is charged what it would send, not SOBA's input.
-                cost = sum(meter.count_item(i) for i in items)
-                view = input_view(
-                    items, None, cost, config.match, moment.skills, shown=ctx.shown_in(items)
-                )
+                shown, cost = ctx.baseline(name, moment)
+                view = shown_view(shown, None, cost, moment.skills, config.match)
                 _emit(
                     out,
                     {**base, "inputTokens": cost, "strategy": name, "view": "input"},

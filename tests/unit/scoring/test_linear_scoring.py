@@ -1,10 +1,12 @@
-"""Scoring reads no whole history with the matcher (issue 18).
+"""Scoring reads no whole history (issue 18).
 
-A model input the scorers build knows which of the session's entries it shows; a prose fact is
-found there by its own entry or by the capsule's words, so the matcher reads capsules only.
+A model input the scorers build knows which of the session's entries it shows; a fact is found
+there by its own entries or in the capsule, so the matcher reads capsules only, and a
+comparison strategy's view at a moment is found from positions and token prefix sums.
 Availability asks each capsule only about the facts live at a request it is sent at. Each is
-held to what it replaced: the straightforward path where there is one (every fact asked), and
-a record of every context the matcher is handed."""
+held to what it replaced: the straightforward path where there is one (every fact asked, the
+rules applied to copies of the history), and a record of every context the matcher is
+handed."""
 
 from __future__ import annotations
 
@@ -13,17 +15,18 @@ import dataclasses
 import pytest
 
 from soba_bench.compactors import CompactorContext, get_compactor
+from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.corpora.truth import Fact
 from soba_bench.engine.config import build_engine_config
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.scoring import retention
 from soba_bench.scoring.match import DEFAULT_MATCH
-from soba_bench.scoring.retention import PROSE_KINDS, label_of, present
-from soba_bench.scoring.scorer import DEFAULT_SCORERS, ScoreConfig
+from soba_bench.scoring.retention import label_of, present
+from soba_bench.scoring.scorer import DEFAULT_SCORERS, ScoreConfig, ScoreContext
 from soba_bench.scoring.scorers import availability
 from soba_bench.scoring.session import score_replay
 from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED
-from soba_bench.scoring.views import capsule_view, input_view
+from soba_bench.scoring.views import capsule_view, shown_view
 from tests.unit.corpora.synthetic_helpers import SMALL_WINDOW, generated
 
 # The rules alone: no model, so these tests are quick and the same on every CPU; the paths
@@ -70,7 +73,7 @@ def test_a_capsule_is_asked_only_about_facts_live_where_it_is_sent(
 
 
 @pytest.mark.parametrize(("strategy", "variant", "seed"), JOBS)
-def test_the_matcher_reads_no_history_for_a_prose_fact(strategy, variant, seed, monkeypatch):
+def test_the_matcher_reads_capsules_only(strategy, variant, seed, monkeypatch):
     trace, truth = _replay(strategy, variant, seed)
     handed: list[tuple[str, bool]] = []
     real = retention.get_matcher
@@ -90,28 +93,17 @@ def test_the_matcher_reads_no_history_for_a_prose_fact(strategy, variant, seed, 
     monkeypatch.setattr(retention, "get_matcher", lambda name: Recording(real(name)))
     config = dataclasses.replace(RULES, scorers=DEFAULT_SCORERS)
     score_replay(strategy, trace.entries, truth, config, trace.check_lines())
-    prose = [history for kind, history in handed if kind in PROSE_KINDS]
-    assert prose and not any(prose)  # prose facts were judged, in capsules only
-    # paths and commands are still searched in the whole input (a later message naming a file
-    # tells the model about it): the recording sees history, so it would see it for prose
-    assert any(history for kind, history in handed if kind not in PROSE_KINDS)
-
-
-def _message(eid: str, text: str) -> dict:
-    return {
-        "type": "message",
-        "role": "assistant",
-        "id": eid,
-        "content": [{"type": "output_text", "text": text}],
-    }
+    kinds = {kind for kind, _ in handed}
+    assert {"goal", "decision", "file_read", "verification"} <= kinds  # every scorer asked
+    assert not any(history for _, history in handed)  # ...of capsules only
 
 
 DECISION = Fact(
     "d2", "decision", "key the shard lock by tenant id instead of by request id", entry_ids=("e2",)
 )
-# another lock's decision, in mostly the same words: the rules' recall reads it as stating
-# the shard lock's when it is read as a whole history
-OTHER = _message("e1", "I decided to key the writer lock by tenant id instead of by request id.")
+READ = Fact(
+    "f1", "file_read", "src/db/pool.ts", entry_ids=("e3",), attributes={"path": "src/db/pool.ts"}
+)
 CAPSULE = {
     "type": "context_capsule",
     "id": "cap1",
@@ -120,24 +112,48 @@ CAPSULE = {
         "goal": "make the job queue safe under load",
         "decisions": [{"decision": "never key the shard lock by tenant id", "rationale": ""}],
     },
-    "artifacts": {"readFiles": [], "modifiedFiles": []},
+    "artifacts": {"readFiles": ["src/db/pool.ts"], "modifiedFiles": []},
     "provenance": {"firstKeptEntryId": "e1"},
 }
 
 
-def test_a_prose_fact_is_in_an_input_by_its_own_entry_or_the_capsule():
-    for shown, capsule, expected in (
+def test_a_fact_is_in_an_input_by_its_own_entry_or_the_capsule():
+    capsule = capsule_view(CAPSULE, RULES.match)
+    for shown, base, decision, read in (
         # its own entry shown: found, whatever the texts say
-        (frozenset({"e1", "e2"}), None, ENTAILED),
-        # another subject's statement shown, its own entry cut: not found
-        (frozenset({"e1"}), None, ABSENT),
-        # cut, and the capsule negates it: the capsule's verdict
-        (frozenset({"e1"}), CAPSULE, CONTRADICTED),
+        ({"e1", "e2", "e3"}, None, ENTAILED, ENTAILED),
+        # another entry shown, its own cut: not found
+        ({"e1"}, None, ABSENT, ABSENT),
+        # cut, and the capsule states it (the read) or negates it (the decision)
+        ({"e1"}, capsule, CONTRADICTED, ENTAILED),
         # shown, and the capsule negates it: the entry, after the capsule, is the newer word
-        (frozenset({"e1", "e2"}), CAPSULE, ENTAILED),
+        ({"e1", "e2"}, capsule, ENTAILED, ENTAILED),
     ):
-        base = capsule_view(CAPSULE, RULES.match) if capsule else None
-        view = input_view([OTHER], capsule, None, RULES.match, shown=shown, base=base)
-        assert label_of(DECISION, view) == expected, (shown, bool(capsule))
-        assert present(DECISION, view) == (expected == ENTAILED)
-    assert label_of(DECISION, capsule_view(CAPSULE, RULES.match)) == CONTRADICTED
+        view = shown_view(frozenset(shown), base, None, (), RULES.match)
+        for fact, expected in ((DECISION, decision), (READ, read)):
+            assert label_of(fact, view) == expected, (fact.kind, shown, bool(base))
+            assert present(fact, view) == (expected == ENTAILED)
+    assert label_of(DECISION, capsule) == CONTRADICTED
+
+
+@pytest.mark.parametrize(("strategy", "variant", "seed"), JOBS)
+def test_a_comparison_view_is_its_rule_applied_to_the_items(strategy, variant, seed):
+    """Retention's comparison strategies at each moment, found from positions and token
+    prefix sums, against their rules applied to copies of the history (the straightforward
+    path): the same entries shown, the same tokens."""
+    trace, truth = _replay(strategy, variant, seed)
+    ctx = ScoreContext(strategy, trace.entries, truth, RULES, trace.check_lines())
+    ids = {id(e.item): e.id for e in ctx.originals if e.item is not None}
+    every = [e.id for e in ctx.originals if e.id]
+    masked = 0
+    for moment in ctx.moments:
+        history = [e.item for e in ctx.originals[: moment.point] if e.item is not None]
+        budget = ViewContext(moment.tokens, ctx.meter.count_item, RULES.keep_observations)
+        for name in ("none", "truncation", "observation_masking"):
+            items = VIEWS.get(name)(history, budget)
+            expected = {ids[id(i)] for i in items if id(i) in ids}  # a masked copy: not shown
+            shown, cost = ctx.baseline(name, moment)
+            assert {i for i in every if i in shown} == expected, (name, moment.generation)
+            assert cost == sum(ctx.meter.count_item(i) for i in items), (name, moment.generation)
+            masked += name == "observation_masking" and len(expected) < len(history)
+    assert masked  # masking hid outputs at some moment: the masked path was exercised

@@ -34,8 +34,8 @@ DIGESTS = {
     3: "e84b28c3349aa1a1d4dd09372ac837b91b648bb3879b83eb928cb83759fdfc14",
     # a clause replaced by another act: the default's check, not the rules these records use
     4: "e84b28c3349aa1a1d4dd09372ac837b91b648bb3879b83eb928cb83759fdfc14",
-    # prose facts in model inputs found by their own entries: the rules found these the same
-    5: "e84b28c3349aa1a1d4dd09372ac837b91b648bb3879b83eb928cb83759fdfc14",
+    # facts in model inputs found by their own entries or the capsule, not in every message
+    5: "80029868483848e750f286e4df09dce675188f1764aa7bbfa14d26b8935f940a",
 }
 
 
