@@ -126,8 +126,15 @@ def predecessors(facts: Iterable[Fact]) -> dict[str, str]:
 
 
 def evidence(fact: Fact) -> tuple[str, ...]:
-    """The ids of the entries the ground truth saw a fact in (where it was introduced too)."""
-    return (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
+    """The ids of the entries the ground truth saw a fact in: where it was introduced too,
+    and the command that made it (a rename's ``commandEntryId``: its output alone would hide
+    the rename wherever tool outputs are masked, while the command still shows it)."""
+    command = fact.attributes.get("commandEntryId")
+    return (
+        *fact.entry_ids,
+        *((fact.introduced_at,) if fact.introduced_at else ()),
+        *((command,) if isinstance(command, str) else ()),
+    )
 
 
 def _shown(fact: Fact, view: View) -> bool:

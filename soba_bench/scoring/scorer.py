@@ -85,7 +85,8 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   strategies, the lost-constraint detector), a fact is found by its own entries or in the
 #   capsule, as availability finds it, not by the matcher over the whole history (which found
 #   another subject's statement where the fact's own had been cut, and files and checks named
-#   in later messages); availability, outcomes and the gate's metrics are unchanged.
+#   in later messages); a rename is also seen in its command, not only in the command's output
+#   (availability of renames under masking strategies rose; SOBA's tail keeps both).
 SCORES_REVISION = 5
 
 

@@ -304,16 +304,16 @@ def oracle_points(ctx):
     from bisect import bisect_right
 
     from soba_bench.compactors.rival_branch import is_output
-    from soba_bench.scoring.retention import RETENTION_KINDS, present
+    from soba_bench.scoring.retention import RETENTION_KINDS, evidence, present
     from soba_bench.scoring.scorers.availability import kind_of
     from soba_bench.scoring.views import capsule_view
 
     walk, lifecycle = ctx.walk, ctx.lifecycle
     facts = [f for f in ctx.truth.facts if f.kind in RETENTION_KINDS]
-    evidence = {}
+    seen_at = {}  # the entries the truth saw each fact in (the definition is retention's)
     for fact in facts:
-        ids = (*fact.entry_ids, *((fact.introduced_at,) if fact.introduced_at else ()))
-        evidence[fact.id] = sorted({walk.position[i] for i in ids if i in walk.position})
+        ids = evidence(fact)
+        seen_at[fact.id] = sorted({walk.position[i] for i in ids if i in walk.position})
     rows = []
     for point in ctx.point_inputs:
         shown = set()
@@ -326,7 +326,7 @@ def oracle_points(ctx):
                 continue
             kind = kind_of(fact)
             live[kind] = live.get(kind, 0) + 1
-            seen = evidence[fact.id][: bisect_right(evidence[fact.id], point.end - 1)]
+            seen = seen_at[fact.id][: bisect_right(seen_at[fact.id], point.end - 1)]
             in_tail = any(
                 (i >= point.start or i in point.pinned)
                 and (i > point.masked or not is_output(ctx.replayed[i].item))
