@@ -138,15 +138,23 @@ def input_view(
     return View(
         kind="input",
         index=TextIndex(texts, config),
-        current=base.current if base else None,
-        read_files=base.read_files if base else set(),
-        modified_files=base.modified_files if base else set(),
-        commands=base.commands if base else [],
-        verification_status=base.verification_status if base else None,
-        skills=(base.skills if base else set()) | set(skills),
+        **_lent(base, skills),
         tokens=tokens,
         texts=tuple(paired),
     )
+
+
+def _lent(capsule: View | None, skills: Iterable[str]) -> dict[str, Any]:
+    """What a model input takes from the capsule it starts with (None: it has none): its
+    current-state sections and structured parts, and its skills beside those active then."""
+    return {
+        "current": capsule.current if capsule else None,
+        "read_files": capsule.read_files if capsule else set(),
+        "modified_files": capsule.modified_files if capsule else set(),
+        "commands": capsule.commands if capsule else [],
+        "verification_status": capsule.verification_status if capsule else None,
+        "skills": (capsule.skills if capsule else set()) | set(skills),
+    }
 
 
 def shown_view(
@@ -163,12 +171,7 @@ def shown_view(
     return View(
         kind="input",
         index=TextIndex([], config),
-        current=capsule.current if capsule else None,
-        read_files=capsule.read_files if capsule else set(),
-        modified_files=capsule.modified_files if capsule else set(),
-        commands=capsule.commands if capsule else [],
-        verification_status=capsule.verification_status if capsule else None,
-        skills=(capsule.skills if capsule else set()) | set(skills),
+        **_lent(capsule, skills),
         tokens=tokens,
         shown=shown,
         capsule=capsule,
