@@ -104,9 +104,11 @@ def _normalize(text: str) -> str:
     return js_trim(js_collapse_whitespace(text.lower()))
 
 
-def _contains(haystack: str, needle: str) -> bool:
+def _holds(normalized: str, needle: str) -> bool:
+    """SOBA's containment, the haystack normalised once by the caller (a capsule's text is
+    long, and it is asked about every expected item)."""
     wanted = _normalize(needle)
-    return not wanted or wanted in _normalize(haystack)
+    return not wanted or wanted in normalized
 
 
 def _round3(value: float) -> float:
@@ -146,7 +148,8 @@ def _sections(portable: dict[str, Any], *names: str) -> str:
 
 
 def _text_dimension(name: str, expected: Sequence[str], haystack: str) -> QualityDimension:
-    missing = tuple(item for item in expected if not _contains(haystack, item))
+    normalized = _normalize(haystack)
+    missing = tuple(item for item in expected if not _holds(normalized, item))
     matched = len(expected) - len(missing)
     return QualityDimension(
         name, _ratio(matched, len(expected)), WEIGHTS[name], matched, len(expected), missing
@@ -160,8 +163,8 @@ def _artifact_dimension(expected: QualityExpectation, actual: dict[str, Any]) ->
         ("modified", expected.modified_files, "modifiedFiles"),
         ("command", expected.verification_commands, "verificationCommands"),
     ):
-        listed = "\n".join(_normalize(v) for v in _strings(actual.get(key)))
-        checks.extend((f"{label}:{item}", _contains(listed, item)) for item in wanted)
+        listed = _normalize("\n".join(_normalize(v) for v in _strings(actual.get(key))))
+        checks.extend((f"{label}:{item}", _holds(listed, item)) for item in wanted)
     if expected.verification_status:
         status = expected.verification_status
         checks.append((f"verificationStatus:{status}", actual.get("verificationStatus") == status))
