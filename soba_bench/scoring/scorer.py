@@ -175,6 +175,7 @@ class ScoreContext:
         self.rival = ReplayedInputs.of(self.lines)
         self.label = SOBA if self.rival is None else self.rival.strategy
         self.meter = get_meter(config.meter)
+        self._capsule_views: dict[int, tuple[dict[str, Any], View]] = {}
 
     # ── the session ─────────────────────────────────────────────────────────────
     @cached_property
@@ -277,10 +278,6 @@ class ScoreContext:
                 capsule_view(capsule, self.config.match),
             )
         return found[1]
-
-    @cached_property
-    def _capsule_views(self) -> dict[int, tuple[dict[str, Any], View]]:
-        return {}
 
     # ── comparison strategies' views at a moment (retention's baselines) ──────────────────
     @cached_property
