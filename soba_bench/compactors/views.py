@@ -12,7 +12,7 @@ compactor's placeholder, ``none`` sends everything. Keyed by compactor name (the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,36 +34,63 @@ class ViewContext:
     keep_observations: int = 10
 
 
-View = Callable[[Items, ViewContext], Items]
+@dataclass(frozen=True)
+class Window:
+    """What a rule sends of the history's items: those from ``start`` on, the tool outputs
+    at or before ``masked`` replaced by the placeholder (-1: none masked)."""
+
+    start: int = 0
+    masked: int = -1
 
 
-def no_compaction(items: Items, ctx: ViewContext) -> Items:
+# (the history's items, the indices of its tool outputs, the moment's budget) -> what it
+# sends. A window, not a list of items: the scorers apply a rule at every capsule moment of a
+# long session, and find what it sends from positions and token prefix sums (issue 18).
+Rule = Callable[[Sequence[dict[str, Any]], Sequence[int], ViewContext], Window]
+
+
+def no_compaction(
+    items: Sequence[dict[str, Any]], outputs: Sequence[int], ctx: ViewContext
+) -> Window:
     """``none``: the whole history."""
-    return list(items)
+    return Window()
 
 
-def truncation(items: Items, ctx: ViewContext) -> Items:
+def truncation(items: Sequence[dict[str, Any]], outputs: Sequence[int], ctx: ViewContext) -> Window:
     """``truncation``: the newest items that fit the budget, the cut moved forward until no
     tool output is kept without its call (the replayed compactor's rule)."""
     if ctx.budget_tokens is None:
-        return list(items)
+        return Window()
     cut = truncation_start(
         len(items), items.__getitem__, lambda i: ctx.count(items[i]), ctx.budget_tokens
     )
-    return items[cut:]
+    return Window(cut)
 
 
-def observation_masking(items: Items, ctx: ViewContext) -> Items:
+def observation_masking(
+    items: Sequence[dict[str, Any]], outputs: Sequence[int], ctx: ViewContext
+) -> Window:
     """``observation_masking``: every tool output but the newest ``keep_observations``
     replaced by the placeholder; messages and calls intact."""
-    outputs = [n for n, item in enumerate(items) if is_output(item)]
-    masked = set(outputs_to_mask(outputs, ctx.keep_observations))
-    return [mask_output(item) if n in masked else item for n, item in enumerate(items)]
+    masked = outputs_to_mask(list(outputs), ctx.keep_observations)
+    return Window(0, masked[-1] if masked else -1)
 
 
-VIEWS: Registry[View] = Registry("compactor view")
+VIEWS: Registry[Rule] = Registry("compactor view")
 VIEWS.add("none", no_compaction)
 VIEWS.add("truncation", truncation)
 VIEWS.add("observation_masking", observation_masking)
 
-__all__ = ["VIEWS", "View", "ViewContext"]
+
+def view_items(name: str, items: Items, ctx: ViewContext) -> Items:
+    """The items comparison strategy ``name`` would send of ``items`` (masked outputs are
+    new items; the input is not changed)."""
+    window = VIEWS.get(name)(items, [n for n, item in enumerate(items) if is_output(item)], ctx)
+    return [
+        mask_output(item) if n <= window.masked and is_output(item) else item
+        for n, item in enumerate(items)
+        if n >= window.start
+    ]
+
+
+__all__ = ["VIEWS", "Rule", "ViewContext", "Window", "view_items"]

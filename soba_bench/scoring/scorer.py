@@ -9,15 +9,13 @@ short stable name (the name configs, records and report columns use)."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, overload
 
 from soba_bench.compactors.inputs import Moment, ReplayedInputs
-from soba_bench.compactors.observation_masking import outputs_to_mask
 from soba_bench.compactors.rival_branch import is_output
-from soba_bench.compactors.truncation import truncation_start
 from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.corpora.truth import GroundTruth
 from soba_bench.errors import InputError
@@ -155,6 +153,53 @@ class MomentInput:
     shown: Shown  # the entries the input shows verbatim (its capsule aside)
 
 
+class _History:
+    """The session's items on a replayed branch (capsules are not items), read in place: a
+    comparison strategy's rule reads the history at every capsule moment, and copying it
+    there made retention quadratic in the session (issue 18). An item's tokens are counted
+    once, from the walk's prefix sums."""
+
+    def __init__(self, walk: PointWalk, meter: Any) -> None:
+        self.walk, self.meter = walk, meter
+        replayed, tokens = walk.replayed, walk.tokens
+        self.positions = [i for i, e in enumerate(replayed) if e.item is not None]
+        # indices (into the items) of the tool outputs
+        self.outputs = [k for k, i in enumerate(self.positions) if is_output(replayed[i].item)]
+        self._tokens = {id(replayed[i].item): tokens[i + 1] - tokens[i] for i in self.positions}
+
+    def before(self, end: int) -> _Items:
+        """The history's items before branch position ``end``."""
+        return _Items(self, bisect_left(self.positions, end))
+
+    def count(self, item: dict[str, Any]) -> int:
+        found = self._tokens.get(id(item))
+        return found if found is not None else self.meter.count_item(item)
+
+
+class _Items(Sequence[dict[str, Any]]):
+    """The first ``n`` items of a :class:`_History`, each read when asked for."""
+
+    def __init__(self, history: _History, n: int) -> None:
+        self._history, self._n = history, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if not -self._n <= i < self._n:
+            raise IndexError(i)
+        history = self._history
+        item = history.walk.replayed[history.positions[i % self._n]].item
+        assert item is not None  # positions hold items only
+        return item
+
+
 class ScoreContext:
     """One replayed session as the scorers see it. Derived data is built on first use and
     kept for the other scorers of the session (never for another session)."""
@@ -281,46 +326,28 @@ class ScoreContext:
 
     # ── comparison strategies' views at a moment (retention's baselines) ──────────────────
     @cached_property
-    def _history(self) -> tuple[list[int], list[int]]:
-        """Positions on the replayed branch of the session's items (what a comparison
-        strategy's view is made of: capsules are not items), and of the tool outputs."""
-        replayed = self.replayed
-        items = [i for i, e in enumerate(replayed) if e.item is not None]
-        return items, [i for i in items if is_output(replayed[i].item)]
+    def _history(self) -> _History:
+        return _History(self.walk, self.meter)
 
-    def baseline(self, name: str, moment: MomentInput) -> tuple[Container[str], int]:
+    def baseline(self, name: str, moment: MomentInput) -> tuple[Shown, int]:
         """What comparison strategy ``name``'s rule (:data:`VIEWS`) would send at a moment,
         given the session so far and the moment's input tokens as its budget: the entries it
-        shows and its own input tokens. The built-in rules are applied to positions and token
-        prefix sums, not to copies of the history, so a moment costs what its window's ends
-        cost to find; another registered rule is applied to the items themselves."""
-        walk, (items, outputs) = self.walk, self._history
+        shows and its own input tokens, from positions on the branch and token prefix sums
+        (no copy of the history is made, so a moment costs what the rule reads)."""
+        walk, history = self.walk, self._history
         # the original entries before the moment end where the branch has that many
         end = bisect_left(walk.original_before, moment.point)
-        n = bisect_left(items, end)  # the history's items
-        tokens = walk.tokens
-        budget = ViewContext(moment.tokens, self.meter.count_item, self.config.keep_observations)
-        if name == "none":
-            return Shown(walk, 0, end), tokens[end]
-        if name == "truncation":
-            cut = truncation_start(
-                n,
-                lambda i: walk.replayed[items[i]].item,
-                lambda i: tokens[items[i] + 1] - tokens[items[i]],
-                moment.tokens,
-            )
-            start = items[cut] if cut < n else end
-            return Shown(walk, start, end), tokens[end] - tokens[start]
-        if name == "observation_masking":
-            masked = outputs_to_mask(outputs[: bisect_left(outputs, end)], budget.keep_observations)
-            through = masked[-1] if masked else -1
-            delta = walk.mask_delta()[through + 1] if masked else 0
-            return Shown(walk, 0, end, through), tokens[end] + delta
-        entries = [walk.replayed[i] for i in items[:n]]
-        view = VIEWS.get(name)([e.item for e in entries if e.item is not None], budget)
-        ids = {id(e.item): e.id for e in entries if e.id is not None}
-        shown = frozenset(ids[id(i)] for i in view if id(i) in ids)  # a masked copy: not shown
-        return shown, sum(self.meter.count_item(i) for i in view)
+        items = history.before(end)
+        outputs = history.outputs[: bisect_left(history.outputs, len(items))]
+        budget = ViewContext(moment.tokens, history.count, self.config.keep_observations)
+        window = VIEWS.get(name)(items, outputs, budget)
+        start = history.positions[window.start] if window.start < len(items) else end
+        masked = history.positions[window.masked] if window.masked >= 0 else -1
+        tokens = walk.tokens[end] - walk.tokens[start]
+        if masked >= start:
+            delta = walk.mask_delta()
+            tokens += delta[masked + 1] - delta[start]
+        return Shown(walk, start, end, masked), tokens
 
     @cached_property
     def input_views(self) -> list[tuple[int, View]]:

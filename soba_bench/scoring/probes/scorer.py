@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from statistics import fmean
 from typing import Any
 
-from soba_bench.compactors.views import VIEWS, ViewContext
+from soba_bench.compactors.views import ViewContext, view_items
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import MatchConfig
 from soba_bench.scoring.probes.answerers import ANSWERERS, Answer
@@ -98,7 +98,7 @@ def strategy_inputs(
         if tokens is None:
             tokens = sum(count_item(i) for i in model_input)
         history = [e.item for e in originals[:point] if e.item is not None]
-        out[name] = VIEWS.get(name)(history, ViewContext(tokens, count_item, keep_observations))
+        out[name] = view_items(name, history, ViewContext(tokens, count_item, keep_observations))
     return out
 
 

@@ -15,7 +15,7 @@ import dataclasses
 import pytest
 
 from soba_bench.compactors import CompactorContext, get_compactor
-from soba_bench.compactors.views import VIEWS, ViewContext
+from soba_bench.compactors.views import ViewContext, view_items
 from soba_bench.corpora.truth import Fact
 from soba_bench.engine.config import build_engine_config
 from soba_bench.replay.rules import ReplayOptions
@@ -150,7 +150,7 @@ def test_a_comparison_view_is_its_rule_applied_to_the_items(strategy, variant, s
         history = [e.item for e in ctx.originals[: moment.point] if e.item is not None]
         budget = ViewContext(moment.tokens, ctx.meter.count_item, RULES.keep_observations)
         for name in ("none", "truncation", "observation_masking"):
-            items = VIEWS.get(name)(history, budget)
+            items = view_items(name, history, budget)
             expected = {ids[id(i)] for i in items if id(i) in ids}  # a masked copy: not shown
             shown, cost = ctx.baseline(name, moment)
             assert {i for i in every if i in shown} == expected, (name, moment.generation)
