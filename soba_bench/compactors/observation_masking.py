@@ -13,6 +13,7 @@ A masked output stays masked; outputs that arrive later are masked by a later co
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any
 
 from soba_bench.compactors import COMPACTORS, CompactorContext, SessionRun
@@ -35,7 +36,7 @@ NAME = "observation_masking"
 DEFAULTS: dict[str, Any] = {"keep_observations": 10}
 
 
-def outputs_to_mask(outputs: list[int], keep: int) -> list[int]:
+def outputs_to_mask(outputs: Sequence[int], keep: int) -> Sequence[int]:
     """Masking's rule: every tool output but the newest ``keep`` (positions ascending).
     Shared by the replayed compactor and its scoring-time view."""
     return outputs[: max(0, len(outputs) - keep)]

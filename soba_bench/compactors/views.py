@@ -3,10 +3,11 @@ moment of another replay, given the history so far and the same token budget as 
 replay's input, so retention compares strategies at the same moment and size.
 
 A view is the compactor's own rule applied once to the whole history (no replay of its
-triggers): ``truncation`` keeps :func:`~soba_bench.compactors.truncation.truncation_start`'s
-tail, ``observation_masking`` masks
-:func:`~soba_bench.compactors.observation_masking.outputs_to_mask` with the replayed
-compactor's placeholder, ``none`` sends everything. Keyed by compactor name (the scorer's
+triggers), given as a :class:`Window` of the history's items: ``truncation`` keeps
+:func:`~soba_bench.compactors.truncation.truncation_start`'s tail, ``observation_masking``
+masks :func:`~soba_bench.compactors.observation_masking.outputs_to_mask` with the replayed
+compactor's placeholder, ``none`` sends everything (:func:`view_items` applies a window to a
+list of items). Keyed by compactor name (the scorer's
 ``baselines`` setting); the replayed compactors themselves live in :data:`COMPACTORS`.
 """
 
@@ -72,7 +73,7 @@ def observation_masking(
 ) -> Window:
     """``observation_masking``: every tool output but the newest ``keep_observations``
     replaced by the placeholder; messages and calls intact."""
-    masked = outputs_to_mask(list(outputs), ctx.keep_observations)
+    masked = outputs_to_mask(outputs, ctx.keep_observations)
     return Window(0, masked[-1] if masked else -1)
 
 

@@ -75,21 +75,15 @@ class _Block:
     # word -> offsets map: a worker keeps tens of thousands of blocks, and a statement's
     # word set is the matcher's own cached object (issue 18).
     words: dict[Any, _Words] = field(default_factory=dict, compare=False, repr=False)
-    # the statements, split from the lines on first use: the structured matchers read lines
-    # only, and splitting every line of a long history was most of its parse (issue 18)
-    _split: list[tuple[tuple[str, str], ...]] = field(
-        default_factory=list, compare=False, repr=False
-    )
 
-    @property
+    @cached_property
     def statements(self) -> tuple[tuple[str, str], ...]:
-        """(text, section) of each statement, in reading order: a line holds one or more."""
-        if not self._split:
-            split = (
-                (part, section) for line, section in self.lines for part in _parts(line, section)
-            )
-            self._split.append(tuple(split))
-        return self._split[0]
+        """(text, section) of each statement, in reading order: a line holds one or more.
+        Split on first use: the structured matchers read lines only, and splitting every line
+        of a long history was most of its parse (issue 18)."""
+        return tuple(
+            (part, section) for line, section in self.lines for part in _parts(line, section)
+        )
 
     def words_for(self, words_of: Callable[[str], Iterable[str]]) -> _Words:
         found = self.words.get(words_of)

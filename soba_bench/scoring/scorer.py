@@ -290,7 +290,7 @@ class ScoreContext:
             located = walk.locate(index + 1, state)
             newest = located.prefix
             items = walk.model_input(located)
-            tokens = sum(self.meter.count_item(i) for i in items)
+            tokens = located.tokens  # the walk's prefix sums: these items, counted once
             since = replayed[newest : index + 1] if newest is not None else replayed[: index + 1]
             skills = frozenset(
                 s["name"] for s in active_skill_refs(since) if isinstance(s.get("name"), str)
