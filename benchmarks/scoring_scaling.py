@@ -1,20 +1,21 @@
 """Scoring against replay time: on generated sessions of growing length (default generator
-settings, which plant tool failures), SOBA's default engine config, replay each session and
+settings, which plant tool failures), replay each session and
 score the replay, side by side in one run, median of 3 per size; prints the score/replay
 ratio and the growth per doubling of entries (about 2x per doubling means linear), and how much
 of the scoring time the two models' inference takes (the embedding model and the
 cross-encoder, measured around their runs): the rest is what the scorers themselves cost.
 
 By default SOBA as shipped (``soba-0.6.14``, which these failure-heavy sessions drive into its
-blocker deadlock) with the default scorers (``availability``, ``outcomes``, ``retention``,
-``soba_quality``, ``failure_modes``; the default ``verdict-embedding-nli`` matcher). Every
-repeat scores with cold caches (the embedding vectors, the cross-encoder's pairs, the parsed
-texts), the models already loaded (a sweep worker loads them once); their load time is printed
-once.
+blocker deadlock) under SOBA's default engine config (``--window 64000``: a 64k window with
+an 8,192-token output reserve, which compacts more often) with the default scorers
+(``availability``, ``outcomes``, ``retention``, ``soba_quality``, ``failure_modes``; the
+default ``verdict-embedding-nli`` matcher). Every repeat scores with cold caches (the
+embedding vectors, the cross-encoder's pairs, the parsed texts), the models already loaded (a
+sweep worker loads them once); their load time is printed once.
 
     python benchmarks/scoring_scaling.py [--sizes 2500,5000,10000,20000]
         [--scorers default | availability,outcomes] [--variant soba-0.6.14+newest-blockers]
-        [--clock cpu|wall] [--repeat 3]
+        [--window 64000] [--clock cpu|wall] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -84,14 +85,26 @@ def main() -> None:
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--window", type=int, default=None, help="contextWindow (default: SOBA's default config)"
+    )
     args = parser.parse_args()
+    engine = build_engine_config(
+        {}
+        if args.window is None
+        else {
+            "contextWindow": args.window,
+            "maxOutputTokens": 32_768 if args.window >= 100_000 else 8_192,
+        }
+    )
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     scorers = DEFAULT_SCORERS if args.scorers == "default" else tuple(args.scorers.split(","))
     # every request (no sample), so availability's cost is that of the whole walk
     config = ScoreConfig(scorers=scorers, max_points=None)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout
     print(
-        f"variant {args.variant}, scorers {','.join(scorers)}, {args.clock} seconds, "
+        f"variant {args.variant}, window {engine.contextWindow:.0f}, "
+        f"scorers {','.join(scorers)}, {args.clock} seconds, "
         f"median of {args.repeat}; {uptime.strip()}"
     )
     models = ModelClock(clock)
@@ -114,9 +127,7 @@ def main() -> None:
         for _ in range(args.repeat):
             cold_caches()
             tick = clock()
-            trace = replay_session(
-                session, build_engine_config({}), ReplayOptions(variant=args.variant)
-            )
+            trace = replay_session(session, engine, ReplayOptions(variant=args.variant))
             replays.append(clock() - tick)
             models.spent = 0.0
             tick = clock()

@@ -279,7 +279,8 @@ class Builder:
 
     def final(self) -> None:
         self.model_request()
-        self.assistant(P.final_answer(self.ctx, self.edited, self.checks), "final_answer")
+        entry = self.assistant(P.final_answer(self.ctx, self.edited, self.checks), "final_answer")
+        self.ctx.ledger.observe_summary(self.edited, list(self.checks), entry)
         self.w.flight(
             "runtime_event",
             {"type": "turn_end", "timestamp": self.w.now_ms, "turnIndex": self.turn},

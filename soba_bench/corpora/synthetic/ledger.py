@@ -3,7 +3,8 @@ session is written, and frozen into :class:`soba_bench.corpora.truth.Fact` recor
 
 Files and verification commands are recorded mechanically from every tool call (planted or
 filler) with SOBA's own rules (engine.md h.5), so the truth lists every path and command a
-capsule could name, not only the planted ones.
+capsule could name, not only the planted ones; a turn's closing summary that reports them
+again is one of their entries too.
 """
 
 from __future__ import annotations
@@ -134,6 +135,18 @@ class FactLedger:
             fid = self.new(kind, path, entry_id, keywords=(path,), path=path)
             draft = self._files[(kind, path)] = self._by_id[fid]
         draft.see(entry_id)
+
+    def observe_summary(self, edited: list[str], checks: list[str], entry_id: str) -> None:
+        """A turn's closing summary ("edited a, b; `cmd` passes") states again that those files
+        were modified and that those checks ran: the model sees the facts there too, so a
+        strategy that keeps the summary but not the calls keeps them (a fact's entries are
+        every entry that shows it, not only where it happened)."""
+        for path in edited:
+            draft = self._files.get(("file_modified", path))
+            if draft is not None:  # a file renamed since is the rename's fact
+                draft.see(entry_id)
+        for command in checks:
+            self._verifications[command].see(entry_id)
 
     def verification_failing(self, command: str) -> bool:
         draft = self._verifications.get(command)

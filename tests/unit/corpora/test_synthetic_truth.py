@@ -5,6 +5,7 @@ SOBA's own deterministic rules would pick up (failures, decision and next-step w
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -93,7 +94,8 @@ def test_verification_runs_match_the_outputs_and_the_status_rule():
     statuses = set()
     for fact in truth.of_kind("verification"):
         runs = fact.attributes["runs"]
-        assert len(runs) == len(fact.entry_ids)  # one call entry per run
+        calls = [i for i in fact.entry_ids if by_id[i].item["type"] != E.MESSAGE]
+        assert len(runs) == len(calls)  # one call entry per run (the rest: turn summaries)
         for run in runs:
             failed = tool_failure_output(by_id[run["entryId"]].item) is not None
             assert run["result"] == ("failed" if failed else "passed")
@@ -104,6 +106,39 @@ def test_verification_runs_match_the_outputs_and_the_status_rule():
         assert fact.status == expected
         statuses.add(fact.status)
     assert statuses >= {"resolved", "open"}
+
+
+def test_a_turn_summary_is_an_entry_of_the_files_it_reports_edited_and_the_checks_it_reports():
+    """ "Summary of this turn: edited a, b; `cmd` passes" shows those facts again: a strategy
+    that keeps the summary but not the calls keeps them, so the truth lists it (availability
+    and retention find a fact by its entries). Every summary, and nothing else of its kind."""
+    session, truth = generated(5000, seed=2)
+    by_id = session.by_id
+    files = {f.text: f for f in truth.of_kind("file_modified") if f.status == "active"}
+    checks = {f.text: f for f in truth.of_kind("verification")}
+    summaries = 0
+    for entry, item in items(session):
+        text = entry_text(entry)
+        if item.get("phase") != "final_answer" or not text.startswith("Summary of this turn:"):
+            continue
+        summaries += 1
+        edited = re.match(r"Summary of this turn: edited (.+?)(?:;|\. )", text)
+        for path in edited.group(1).split(", ") if edited else ():
+            if path in files:
+                assert entry.id in files[path].entry_ids, (path, entry.id)
+        reported = re.findall(r"`([^`]+)` (?:passes|is still red)", text)
+        for command in reported:
+            assert entry.id in checks[command].entry_ids, (command, entry.id)
+    assert summaries > 50
+    # a summary is no entry of a file it does not name, nor of a check it does not report
+    for fact in (*files.values(), *checks.values()):
+        for entry_id in fact.entry_ids:
+            item = by_id[entry_id].item
+            if item["type"] == E.MESSAGE:
+                assert item["phase"] == "final_answer"
+                assert f"`{fact.text}` " in entry_text(by_id[entry_id]) or (
+                    fact.kind == "file_modified" and fact.text in entry_text(by_id[entry_id])
+                )
 
 
 def test_a_rename_supersedes_the_old_path_and_later_edits_use_the_new_one():
