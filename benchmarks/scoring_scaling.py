@@ -6,8 +6,8 @@ of the scoring time the two models' inference takes (the embedding model and the
 cross-encoder, measured around their runs): the rest is what the scorers themselves cost.
 
 By default SOBA as shipped (``soba-0.6.14``, which these failure-heavy sessions drive into its
-blocker deadlock) under SOBA's default engine config (``--window 64000``: a 64k window with
-an 8,192-token output reserve, which compacts more often) with the default scorers
+blocker deadlock) under SOBA's default engine config (or, with ``--window 64000``, a 64k
+window with an 8,192-token output reserve, which compacts more often) with the default scorers
 (``availability``, ``outcomes``, ``retention``, ``soba_quality``, ``failure_modes``; the
 default ``verdict-embedding-nli`` matcher). Every repeat scores with cold caches (the
 embedding vectors, the cross-encoder's pairs, the parsed texts), the models already loaded (a

@@ -109,9 +109,9 @@ def test_verification_runs_match_the_outputs_and_the_status_rule():
 
 
 def test_a_turn_summary_is_an_entry_of_the_files_it_reports_edited_and_the_checks_it_reports():
-    """ "Summary of this turn: edited a, b; `cmd` passes" shows those facts again: a strategy
-    that keeps the summary but not the calls keeps them, so the truth lists it (availability
-    and retention find a fact by its entries). Every summary, and nothing else of its kind."""
+    """A turn's summary ("edited a, b; `cmd` passes") shows those facts again: a strategy that
+    keeps the summary but not the calls keeps them, so the truth lists it (availability and
+    retention find a fact by its entries). Every summary, and nothing else of its kind."""
     session, truth = generated(5000, seed=2)
     by_id = session.by_id
     files = {f.text: f for f in truth.of_kind("file_modified") if f.status == "active"}
