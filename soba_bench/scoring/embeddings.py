@@ -209,6 +209,8 @@ def by_token_count(tokenizer: Any, items: Sequence[Any], batch: int) -> list[lis
     ``batch`` long, shortest first. Without padding an item's result does not depend on what
     it is batched with (each row is computed alone), which is what lets a cache hand back a
     result whichever batch made it; and most of a model's cost is padded tokens."""
+    if not items:
+        return []  # most asks find every item cached: no tokenizer call for nothing
     lengths = [sum(e.attention_mask) for e in tokenizer.encode_batch(list(items))]
     groups: dict[int, list[Any]] = {}
     for item, length in zip(items, lengths, strict=True):
@@ -277,10 +279,12 @@ class Embedder:
                     self._cache[text] = vector
                     if self.store is not None:
                         self.store.add(text, vector)
+            rows = np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, DIM))
             if len(self._cache) > CACHE_LIMIT:
-                self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
-                return self._run(list(texts)) if texts else np.zeros((0, 384), np.float32)
-            return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 384))
+                # A bound, not an LRU: a new run rebuilds what it needs (the rows were read
+                # first, so this call's texts are not run through the model a second time).
+                self._cache.clear()
+            return rows
 
     def similarity(self, a: str, b: str) -> float:
         first, second = self.embed([a, b])

@@ -146,6 +146,7 @@ class TextIndex:
         self.candidates = [c for c in candidates if isinstance(c, str) and c]
         self.config = config
         self.text = "\n".join(self.candidates)
+        self._prose: dict[str, bool] = {}
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -174,14 +175,40 @@ class TextIndex:
         )
 
     def has_prose(self, fact: str) -> bool:
+        """Are the fact's content words in the text, or is a candidate close enough? Kept per
+        fact: retention asks a capsule about the same distractors at every moment it is in."""
+        found = self._prose.get(fact)
+        if found is None:
+            found = self._prose[fact] = self._has_prose(fact)
+        return found
+
+    def _has_prose(self, fact: str) -> bool:
         if containment(fact, self.words) >= self.config.containment:
             return True
-        limit = self.config.fuzzy_max_chars
         if self.config.prose_matcher == "embedding":
             from soba_bench.scoring.embeddings import best_similarity
 
             return best_similarity(fact, self._lines) >= self.config.embedding
-        return any(fuzzy(fact, c) >= self.config.fuzzy for c in self.candidates if len(c) <= limit)
+        # Any short candidate at least ``fuzzy`` close: rapidfuzz's own loop over them (a
+        # Python loop of ``fuzzy`` calls was a tenth of scoring a session that compacts
+        # often). Its cutoff is not an exact ``>=`` in floats, so the best score it returns is
+        # compared here: no other candidate scores higher, so the answer is the loop's.
+        from rapidfuzz import fuzz, process
+
+        best = process.extractOne(
+            normalize_text(fact),
+            self._fuzzy_candidates,
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            score_cutoff=self.config.fuzzy,
+        )
+        return best is not None and float(best[1]) >= self.config.fuzzy
+
+    @cached_property
+    def _fuzzy_candidates(self) -> list[str]:
+        """The candidates short enough for fuzzy matching, normalised as :func:`fuzzy` does."""
+        limit = self.config.fuzzy_max_chars
+        return [normalize_text(c) for c in self.candidates if len(c) <= limit]
 
     @cached_property
     def _lines(self) -> list[str]:

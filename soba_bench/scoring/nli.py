@@ -111,6 +111,7 @@ class NliModel:
             missing = sorted({s for s in statements if (s, fact) not in self._cache}, key=len)
             if len(self._cache) + len(missing) > CACHE_LIMIT:
                 self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
+                missing = sorted(set(statements), key=len)  # what was kept is gone too
             pairs = [(s, fact) for s in missing]
             for batch in by_token_count(self.tokenizer, pairs, BATCH):
                 for pair, row in zip(batch, self._run(batch), strict=True):

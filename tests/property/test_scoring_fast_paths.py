@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from soba_bench.scoring import embeddings, matchers
 from soba_bench.scoring.context import Context
 from soba_bench.scoring.hybrid import entails_hybrid, judge_hybrid
-from soba_bench.scoring.match import TextIndex, content_words, normalize_command
+from soba_bench.scoring.match import MatchConfig, TextIndex, content_words, fuzzy, normalize_command
 from soba_bench.scoring.scorer import ScoreConfig
 from soba_bench.scoring.scorers.availability import SessionPaths, capsule_paths
 from soba_bench.scoring.session import score_replay
@@ -159,3 +159,28 @@ def test_text_index_lookups_match_whole_text(candidates, needles):
     for needle in needles:
         normal = normalize_command(needle).lower()
         assert index.has_exact(needle) == (bool(normal) and normal in flat)
+
+
+# Words shared in part, so that token-set ratios fall on both sides of the threshold and on it.
+_WORDS = st.lists(st.sampled_from(["cap", "the", "cache", "at", "64", "entries", "lru", "x"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_WORDS.map(" ".join), max_size=8),
+    st.lists(_WORDS.map(" ".join), min_size=1, max_size=4),
+    st.sampled_from([50.0, 66.66666666666667, 80.0, 85.0, 100.0]),
+)
+def test_fuzzy_presence_matches_the_loop_over_candidates(candidates, facts, threshold):
+    """rapidfuzz's own loop with a cutoff gives what the loop of ``fuzzy`` calls gave, at
+    thresholds a ratio can equal; containment is set out of reach so the fuzzy path decides."""
+    config = dataclasses.replace(MatchConfig(), fuzzy=threshold, containment=2.0)
+    index = TextIndex(candidates, config)
+    for fact in facts:
+        loop = any(
+            fuzzy(fact, c) >= threshold
+            for c in index.candidates
+            if len(c) <= config.fuzzy_max_chars
+        )
+        assert index.has_prose(fact) == loop
+        assert index.has_prose(fact) == loop  # the kept answer

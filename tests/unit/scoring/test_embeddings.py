@@ -162,3 +162,24 @@ def test_a_vector_does_not_depend_on_the_batch_that_computed_it():
         assert len({len(model.tokenizer.encode(t).ids) for t in batch}) == 1
     assert len(batches) < len(texts)  # the two lines of one length share a batch
     assert (Embedder(threads=1).embed(texts) == alone).all()
+
+
+def test_a_full_cache_is_emptied_after_the_rows_are_read(monkeypatch):
+    """At its bound the vector cache is emptied; the call that filled it still gets the vectors
+    it asked for, the cached ones, without a second run of the model."""
+    from soba_bench.scoring import embeddings
+
+    np = pytest.importorskip("numpy")
+    texts = ["tests pass on linux", "use sqlite, not postgres", "ok"]
+    reference = Embedder(threads=1).embed(texts)
+    monkeypatch.setattr(embeddings, "CACHE_LIMIT", 2)
+    model = Embedder(threads=1)
+    runs = []
+    run = model._run
+    model._run = lambda batch: runs.append(list(batch)) or run(batch)
+    rows = model.embed(texts)
+    assert (rows == reference).all()
+    assert sorted(t for batch in runs for t in batch) == sorted(texts)  # each text once
+    assert model._cache == {}
+    assert model.embed([]).shape == (0, 384)
+    assert np.isfinite(rows).all()

@@ -59,6 +59,25 @@ def test_probabilities_sum_to_one_and_do_not_depend_on_the_batch():
     assert together[0] == pytest.approx(alone[0], abs=1e-9)
 
 
+def test_a_full_cache_is_emptied_without_losing_what_the_call_asks(monkeypatch):
+    """At its bound the pair cache is emptied; a statement asked again in that same call must
+    be judged again, not looked up in the emptied cache (it was a KeyError)."""
+    monkeypatch.setattr(nli, "CACHE_LIMIT", 2)
+    model = nli.NliModel()
+    fact = "Retry failed webhook deliveries at most five times"
+    first = model.probabilities(["Webhook deliveries are retried up to five times"], fact)
+    both = model.probabilities(
+        [
+            "Webhook deliveries are retried up to five times",
+            "A failed webhook delivery is retried forever",
+            "The webhook payloads are signed with HMAC",
+        ],
+        fact,
+    )
+    assert both[0] == first[0]
+    assert len(model._cache) == 3
+
+
 def test_a_verbatim_copy_is_entailed_without_the_model(monkeypatch):
     def no_model():  # type: ignore[no-untyped-def]
         raise AssertionError("the model was asked")
