@@ -137,11 +137,41 @@ def evidence(fact: Fact) -> tuple[str, ...]:
     )
 
 
-def _shown(fact: Fact, view: View) -> bool:
-    """Does the view show an entry the fact was seen in (a skill: is it active there)?"""
+def stated_results(fact: Fact) -> dict[str, str] | None:
+    """For a verification whose truth records its runs: entry id -> the result that entry
+    shows (each run's output, and each report of it such as a turn summary, ``reports``).
+    None for any other fact, which its entries show whenever they are sent.
+
+    A check's state is its last result: "`bun test` passes" shows it only until a later run
+    fails. Its call shows the command but no result, so it does not show the state either
+    (a strategy that masks the output keeps the call and loses the result). A truth that
+    records no runs (an older or hand-written one) leaves the check to :func:`evidence`."""
+    if fact.kind != "verification":
+        return None
+    runs = fact.attributes.get("runs")
+    if not isinstance(runs, list):
+        return None
+    reports = fact.attributes.get("reports")
+    out: dict[str, str] = {}
+    for item in (*runs, *(reports if isinstance(reports, list) else ())):
+        if isinstance(item, dict):
+            entry, result = item.get("entryId"), item.get("result")
+            if isinstance(entry, str) and isinstance(result, str):
+                out[entry] = result
+    return out
+
+
+def _shown(fact: Fact, view: View, result: str | None = None) -> bool:
+    """Does the view show an entry the fact was seen in (a skill: is it active there; a
+    verification: an entry that shows ``result``, its result at the view's point)?"""
     assert view.shown is not None
     if fact.kind == "skill" and str(fact.attributes.get("name") or fact.text) in view.skills:
         return True  # the agent keeps active skills whatever the context strategy does
+    states = stated_results(fact)
+    if states is not None:
+        return result is not None and any(
+            i in view.shown for i, said in states.items() if said == result
+        )
     return any(i in view.shown for i in evidence(fact))
 
 
@@ -165,7 +195,7 @@ def label_of(
     own had been cut ("key the writer lock ..." for "key the shard lock ..."). What that
     cannot see, as availability: a fact the input restates elsewhere only."""
     if view.shown is not None and fact.kind in RETENTION_KINDS:
-        if not stale and _shown(fact, view):
+        if not stale and _shown(fact, view, result):
             return ENTAILED
         # A stale fact is judged in the capsule's sections alone, as below.
         if view.capsule is None:

@@ -85,11 +85,13 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   another subject's statement where the fact's own had been cut, and files and checks named
 #   in later messages); a rename is also seen in its command, not only in the command's output
 #   (availability of renames under masking strategies rose; SOBA's tail keeps both).
-# 6 (stop 45): the scorers are unchanged; the generator's ground truth lists a turn's closing
-#   summary ("edited a, b; `cmd` passes") among the entries of the files and checks it
-#   reports, so a generated session's file and verification facts are seen there too (a
-#   strategy that keeps the summary but not the calls: truncation, Codex). Bumped so that a
-#   job scored on the old truth is neither resumed nor compared with one scored on the new.
+# 6 (stop 45): the generator's ground truth lists a turn's closing summary ("edited a, b;
+#   `cmd` passes") among the entries of the files and checks it reports, so a generated
+#   session's file and verification facts are seen there too (a strategy that keeps the
+#   summary but not the calls: truncation, Codex); and a verification whose truth records its
+#   runs is in a model input only through an entry that shows its result at that point (a
+#   run's output, a summary's report of it), not through its call or an older run that ended
+#   otherwise. A job scored on the old truth is neither resumed nor compared with the new.
 SCORES_REVISION = 6
 
 

@@ -280,7 +280,7 @@ class Builder:
     def final(self) -> None:
         self.model_request()
         entry = self.assistant(P.final_answer(self.ctx, self.edited, self.checks), "final_answer")
-        self.ctx.ledger.observe_summary(self.edited, list(self.checks), entry)
+        self.ctx.ledger.observe_summary(self.edited, self.checks, entry)
         self.w.flight(
             "runtime_event",
             {"type": "turn_end", "timestamp": self.w.now_ms, "turnIndex": self.turn},

@@ -136,17 +136,22 @@ class FactLedger:
             draft = self._files[(kind, path)] = self._by_id[fid]
         draft.see(entry_id)
 
-    def observe_summary(self, edited: list[str], checks: list[str], entry_id: str) -> None:
+    def observe_summary(self, edited: list[str], checks: dict[str, bool], entry_id: str) -> None:
         """A turn's closing summary ("edited a, b; `cmd` passes") states again that those files
-        were modified and that those checks ran: the model sees the facts there too, so a
+        were modified and how those checks ended: the model sees the facts there too, so a
         strategy that keeps the summary but not the calls keeps them (a fact's entries are
-        every entry that shows it, not only where it happened)."""
+        every entry that shows it, not only where it happened). A check's report carries the
+        result it states (``attributes.reports``), as each run does: it shows the check's
+        state only while that is still its result."""
         for path in edited:
             draft = self._files.get(("file_modified", path))
             if draft is not None:  # a file renamed since is the rename's fact
                 draft.see(entry_id)
-        for command in checks:
-            self._verifications[command].see(entry_id)
+        for command, passed in checks.items():
+            draft = self._verifications[command]
+            draft.see(entry_id)
+            report = {"entryId": entry_id, "result": "passed" if passed else "failed"}
+            draft.attributes.setdefault("reports", []).append(report)
 
     def verification_failing(self, command: str) -> bool:
         draft = self._verifications.get(command)

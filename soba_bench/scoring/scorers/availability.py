@@ -8,7 +8,9 @@ when the request is sent and
 * the capsule the input starts with presents it (the retention matcher on the capsule,
   computed once per capsule), or
 * one of the entries the ground truth saw it in is in the retained tail, or among the items
-  a peer policy pinned (Codex's newest user messages, OpenHands' head), and not masked, or
+  a peer policy pinned (Codex's newest user messages, OpenHands' head), and not masked (a
+  verification whose runs the truth records: an entry that shows its result at the request,
+  a run's output or a summary reporting it; its call shows the command, not the state), or
 * it is a skill: the agent keeps active skills whatever the context strategy does.
 
 A refused request sent nothing, so none of its live facts is available. Per kind, the
@@ -44,6 +46,7 @@ from soba_bench.scoring.retention import (
     fact_path,
     label_of,
     predecessors,
+    stated_results,
 )
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
 from soba_bench.scoring.timeline import NEVER
@@ -131,9 +134,12 @@ class VisibleFacts:
     costs what changed since the previous one (entries joining or leaving the tail, outputs
     newly masked, a new capsule, facts introduced or closed), not the number of live facts.
 
-    ``hits[f]`` counts the unmasked evidence entries of fact ``f`` inside the tail window
-    ``[start, end)`` and among the pinned items; a fact is visible when it is live and is a
-    skill, is presented by the current capsule, or has a hit."""
+    ``hits[f, r]`` counts the unmasked evidence entries of fact ``f`` inside the tail window
+    ``[start, end)`` and among the pinned items, ``r`` the result such an entry shows for a
+    verification whose runs the truth records (:func:`~soba_bench.scoring.retention.stated_results`)
+    and None for any other fact; a fact is visible when it is live and is a skill, is
+    presented by the current capsule, or has a hit (a verification: one showing its result at
+    the request, which changes with each run)."""
 
     def __init__(self, ctx: ScoreContext, facts: list[Fact], capsule_has) -> None:
         self.walk = ctx.walk
@@ -150,13 +156,30 @@ class VisibleFacts:
         self.visible: set[str] = set()
         self.live_count: dict[str, int] = {}
         self.seen_count: dict[str, int] = {}
-        self.hits: dict[str, int] = {}
-        # replayed index -> the tracked facts seen there
-        self.at_entry: dict[int, list[str]] = {}
+        self.hits: dict[tuple[str, str | None], int] = {}
+        # replayed index -> the tracked facts seen there, with the result shown (verification)
+        self.at_entry: dict[int, list[tuple[str, str | None]]] = {}
+        # a verification's result now, and when each of its runs changes it (original
+        # positions, as Lifecycle.result_at reads them: a run counts before a later request)
+        self.result: dict[str, str | None] = {}
+        runs: list[tuple[int, str, str]] = []
+        position = self.walk.position
         for fact in facts:
-            ids = evidence(fact)
-            for index in {self.walk.position[i] for i in ids if i in self.walk.position}:
-                self.at_entry.setdefault(index, []).append(fact.id)
+            states = stated_results(fact)
+            seen: set[tuple[int, str | None]]
+            if states is None:
+                seen = {(position[i], None) for i in evidence(fact) if i in position}
+            else:
+                seen = {(position[i], said) for i, said in states.items() if i in position}
+                self.result[fact.id] = None
+                for run in fact.attributes["runs"]:
+                    if isinstance(run, dict) and isinstance(run.get("result"), str):
+                        at = lifecycle.timeline.at(run.get("entryId"))
+                        runs.append((at, fact.id, run["result"]))
+            for index, said in seen:
+                self.at_entry.setdefault(index, []).append((fact.id, said))
+        runs.sort()
+        self.runs, self.ran = runs, 0
         self.start = self.end = 0
         self.pinned: tuple[int, ...] = ()
         self.masked = -1
@@ -164,9 +187,12 @@ class VisibleFacts:
         self.shown: set[str] = set()
 
     def _recount(self, fid: str) -> None:
-        now = fid in self.live and (
-            fid in self.skill or fid in self.shown or self.hits.get(fid, 0) > 0
-        )
+        if fid in self.result:  # a verification: an entry that shows its result now
+            said = self.result[fid]
+            in_tail = said is not None and self.hits.get((fid, said), 0) > 0
+        else:
+            in_tail = self.hits.get((fid, None), 0) > 0
+        now = fid in self.live and (fid in self.skill or fid in self.shown or in_tail)
         if now != (fid in self.visible):
             kind = self.kind[fid]
             if now:
@@ -180,11 +206,11 @@ class VisibleFacts:
         return index > self.masked or not is_output(self.walk.replayed[index].item)
 
     def _hit(self, index: int, step: int) -> None:
-        for fid in self.at_entry.get(index, ()):
-            before = self.hits.get(fid, 0)
-            self.hits[fid] = before + step
+        for key in self.at_entry.get(index, ()):
+            before = self.hits.get(key, 0)
+            self.hits[key] = before + step
             if (before == 0) != (before + step == 0):
-                self._recount(fid)
+                self._recount(key[0])
 
     def move(self, point) -> None:
         """Bring the state to ``point`` (a :class:`~soba_bench.scoring.points.PointInput`)."""
@@ -206,6 +232,12 @@ class VisibleFacts:
                 self.live.discard(fid)
                 self.live_count[self.kind[fid]] -= 1
                 self._recount(fid)
+        # verifications run since: their result, so which of their entries show it
+        while self.ran < len(self.runs) and self.runs[self.ran][0] < at:
+            _, fid, said = self.runs[self.ran]
+            self.ran += 1
+            self.result[fid] = said
+            self._recount(fid)
         # A peer's pinned items (a few, changed only by a compaction): taken out under the old
         # masking, put back under the new one below.
         repin = point.pinned != self.pinned or point.masked != self.masked

@@ -126,9 +126,14 @@ def test_a_turn_summary_is_an_entry_of_the_files_it_reports_edited_and_the_check
         for path in edited.group(1).split(", ") if edited else ():
             if path in files:
                 assert entry.id in files[path].entry_ids, (path, entry.id)
-        reported = re.findall(r"`([^`]+)` (?:passes|is still red)", text)
-        for command in reported:
+        reported = re.findall(r"`([^`]+)` (passes|is still red)", text)
+        for command, said in reported:
             assert entry.id in checks[command].entry_ids, (command, entry.id)
+            # and the result it states, as a run's: it shows the check's state until it changes
+            (report,) = [
+                r for r in checks[command].attributes["reports"] if r["entryId"] == entry.id
+            ]
+            assert report["result"] == ("passed" if said == "passes" else "failed")
     assert summaries > 50
     # a summary is no entry of a file it does not name, nor of a check it does not report
     for fact in (*files.values(), *checks.values()):

@@ -304,16 +304,22 @@ def oracle_points(ctx):
     from bisect import bisect_right
 
     from soba_bench.compactors.rival_branch import is_output
-    from soba_bench.scoring.retention import RETENTION_KINDS, evidence, present
+    from soba_bench.scoring.retention import RETENTION_KINDS, evidence, present, stated_results
     from soba_bench.scoring.scorers.availability import kind_of
     from soba_bench.scoring.views import capsule_view
 
     walk, lifecycle = ctx.walk, ctx.lifecycle
     facts = [f for f in ctx.truth.facts if f.kind in RETENTION_KINDS]
     seen_at = {}  # the entries the truth saw each fact in (the definition is retention's)
+    said_at = {}  # a recorded verification's entries, with the result each shows
     for fact in facts:
         ids = evidence(fact)
         seen_at[fact.id] = sorted({walk.position[i] for i in ids if i in walk.position})
+        states = stated_results(fact)
+        if states is not None:
+            said_at[fact.id] = {
+                walk.position[i]: r for i, r in states.items() if i in walk.position
+            }
     rows = []
     for point in ctx.point_inputs:
         shown = set()
@@ -327,6 +333,9 @@ def oracle_points(ctx):
             kind = kind_of(fact)
             live[kind] = live.get(kind, 0) + 1
             seen = seen_at[fact.id][: bisect_right(seen_at[fact.id], point.end - 1)]
+            if fact.id in said_at:  # only an entry showing its result at this request
+                now = lifecycle.result_at(fact, point.at)
+                seen = [i for i, r in said_at[fact.id].items() if r == now and i < point.end]
             in_tail = any(
                 (i >= point.start or i in point.pinned)
                 and (i > point.masked or not is_output(ctx.replayed[i].item))

@@ -136,6 +136,44 @@ def test_a_fact_is_in_an_input_by_its_own_entry_or_the_capsule():
     assert label_of(DECISION, capsule) == CONTRADICTED
 
 
+# A check that passed (run 1, output "o1"), then failed (run 2, "o2"); its calls "c1" and "c2";
+# a turn summary "s1" that reported it passing.
+CHECK = Fact(
+    "verification-1",
+    "verification",
+    "bun test",
+    status="open",
+    entry_ids=("c1", "s1", "c2"),
+    attributes={
+        "command": "bun test",
+        "runs": [{"entryId": "o1", "result": "passed"}, {"entryId": "o2", "result": "failed"}],
+        "reports": [{"entryId": "s1", "result": "passed"}],
+        "finalResult": "failed",
+    },
+)
+
+
+def test_a_check_is_in_an_input_by_an_entry_that_shows_its_result_then():
+    """A check's state is its last result. An input shows it through an entry that states
+    that result (a run's output, a summary reporting it), not through its call (the command
+    without a result, all a strategy that masks outputs keeps) nor through an older run that
+    ended otherwise."""
+    for shown, result, expected in (
+        ({"c1", "o1", "s1"}, "passed", ENTAILED),  # before the failing run: all say passed
+        ({"c1", "o1", "s1"}, "failed", ABSENT),  # after it: they say what is no longer so
+        ({"c1", "c2"}, "failed", ABSENT),  # the calls alone (outputs masked)
+        ({"c2", "o2"}, "failed", ENTAILED),
+        ({"s1"}, "passed", ENTAILED),  # the summary alone
+        ({"o2"}, None, ABSENT),  # no run before the point: no result to show
+    ):
+        view = shown_view(frozenset(shown), None, None, (), RULES.match)
+        assert label_of(CHECK, view, result=result) == expected, (shown, result)
+    # a truth without runs: its entries show it, as before runs were read
+    bare = dataclasses.replace(CHECK, attributes={"command": "bun test"})
+    view = shown_view(frozenset({"c1"}), None, None, (), RULES.match)
+    assert label_of(bare, view, result="failed") == ENTAILED
+
+
 @pytest.mark.parametrize(("strategy", "variant", "seed"), JOBS)
 def test_a_comparison_view_is_its_rule_applied_to_the_items(strategy, variant, seed):
     """Retention's comparison strategies at each moment, found from positions and token
