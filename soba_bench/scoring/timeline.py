@@ -53,9 +53,21 @@ class Lifecycle:
         by_id = {f.id: f for f in truth.facts}
         self.start: dict[str, int] = {}
         self.end: dict[str, int] = {}
+        # a verification's recorded runs: (position, result; None when not recorded as text)
+        self.runs: dict[str, list[tuple[int, str | None]]] = {}
         for fact in truth.facts:
             ids = (fact.introduced_at, *fact.entry_ids) if fact.introduced_at else fact.entry_ids
             self.start[fact.id] = min((timeline.at(i) for i in ids), default=NEVER)
+            runs = fact.attributes.get("runs")
+            if isinstance(runs, list):
+                self.runs[fact.id] = [
+                    (
+                        timeline.at(r.get("entryId")),
+                        r["result"] if isinstance(r.get("result"), str) else None,
+                    )
+                    for r in runs
+                    if isinstance(r, dict)
+                ]
         for fact in truth.facts:
             end = NEVER
             if fact.status == "resolved" and fact.resolved_at:
@@ -78,12 +90,12 @@ class Lifecycle:
     def result_at(self, fact: Fact, point: int) -> str | None:
         """A verification's result as of ``point``: its last run before it (None when no run
         came before); its final result when the truth records no runs."""
-        runs = fact.attributes.get("runs")
-        if not isinstance(runs, list):
+        runs = self.runs.get(fact.id)
+        if runs is None:
             final = fact.attributes.get("finalResult")
             return final if isinstance(final, str) else None
         last = None
-        for run in runs:
-            if isinstance(run, dict) and self.timeline.at(run.get("entryId")) < point:
-                last = run.get("result")
-        return last if isinstance(last, str) else None
+        for at, result in runs:
+            if at < point:
+                last = result
+        return last

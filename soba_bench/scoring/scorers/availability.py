@@ -159,10 +159,10 @@ class VisibleFacts:
         self.hits: dict[tuple[str, str | None], int] = {}
         # replayed index -> the tracked facts seen there, with the result shown (verification)
         self.at_entry: dict[int, list[tuple[str, str | None]]] = {}
-        # a verification's result now, and when each of its runs changes it (original
-        # positions, as Lifecycle.result_at reads them: a run counts before a later request)
+        # a verification's result now, and when each of its runs changes it (the lifecycle's
+        # runs, as Lifecycle.result_at reads them: a run counts before a later request)
         self.result: dict[str, str | None] = {}
-        runs: list[tuple[int, str, str]] = []
+        runs: list[tuple[int, str, str | None]] = []
         position = self.walk.position
         for fact in facts:
             states = stated_results(fact)
@@ -172,13 +172,10 @@ class VisibleFacts:
             else:
                 seen = {(position[i], said) for i, said in states.items() if i in position}
                 self.result[fact.id] = None
-                for run in fact.attributes["runs"]:
-                    if isinstance(run, dict) and isinstance(run.get("result"), str):
-                        at = lifecycle.timeline.at(run.get("entryId"))
-                        runs.append((at, fact.id, run["result"]))
+                runs.extend((at, fact.id, said) for at, said in lifecycle.runs[fact.id])
             for index, said in seen:
                 self.at_entry.setdefault(index, []).append((fact.id, said))
-        runs.sort()
+        runs.sort(key=lambda run: run[0])  # stable: a check's runs stay in their order
         self.runs, self.ran = runs, 0
         self.start = self.end = 0
         self.pinned: tuple[int, ...] = ()
