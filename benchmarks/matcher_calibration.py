@@ -6,7 +6,8 @@ fresh3 split (committed before the round-3 rule fixes were measured on it), the 
 (written by a session that never read the matcher, committed before any matcher ran on it;
 blind for round 4), the fresh5 split (likewise, blind for round 5), and the fresh6 to fresh9
 splits (likewise, each measured once after the last change; every split file is measured by
-default); and the generated
+default); the tails split (each bank's wrong-subject item said behind its split's speaker
+lead-in in a retained tail, where the other splits hold it in a capsule section); and the generated
 known-answer cases (``generated``: each prose fact of generated sessions against the message
 that introduced it, and against other facts' messages that share a word with it; see
 ``calibration.generated_cases``). See tests/data/calibration/README.md.
@@ -36,7 +37,7 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "calibration"
 def written_splits() -> list[str]:
     """Every split file of the calibration set, in the order they were written: dev, heldout,
     fresh, fresh2, fresh3, ... (a new blind split is measured without naming it)."""
-    order = {"dev": -2, "heldout": -1, "fresh": 1}
+    order = {"dev": -2, "heldout": -1, "fresh": 1, "tails": 1_000}  # tails: from every bank
     names = [p.stem for p in DATA.glob("*.jsonl")]
     return sorted(names, key=lambda n: order[n] if n in order else int(n.removeprefix("fresh")))
 

@@ -39,6 +39,7 @@ from soba_bench.scoring.verdict import (
     judge,
     parse,
     ranked_by_shared,
+    replaced_after_lead,
     substituted_after_lead,
 )
 
@@ -251,15 +252,23 @@ _LOOK_AGAIN = 4  # statements set aside per fact before it is read as absent
 
 def _another_subject(claim: Claim, verdict: Verdict, checked: Verdict) -> bool:
     """Is the statement the hybrid's "entailed" rests on the fact's sentence about another
-    subject (:func:`verdict.substituted_after_lead`), which the check overturned or the model
-    reads as saying nothing of the fact (``nli.reads_neither``)? Model 2 read "key the store
-    lock ..." as contradicting "key the counter lock ..."; model 3, trained on one-word changes
-    of subject, reads it as neither (0.998), which the check alone would let stand as stated."""
-    return (
-        verdict.label == ENTAILED
-        and substituted_after_lead(claim.text, strip_lead(verdict.evidence))
-        and (checked.label == CONTRADICTED or reads_neither(claim, verdict.evidence))
-    )
+    subject? That is one word replaced (:func:`verdict.substituted_after_lead`) where the
+    check overturned it or the model reads it as saying nothing of the fact
+    (``nli.reads_neither``), or a run of up to three words replaced behind a lead-in
+    (:func:`verdict.replaced_after_lead`) that the model reads as saying nothing of it.
+
+    Model 2 read "key the store lock ..." as contradicting "key the counter lock ..."; model
+    3, trained on one-word changes of subject, reads it as neither (0.998), which the check
+    alone would let stand as stated. Without a lead-in the rules read such a sentence as
+    another subject themselves; behind one ("User: the outcome I want: ...", "I decided to
+    ...") they read recall, and the tails split (each bank's wrong-subject item said behind
+    its split's lead-in) read as stated 302 of 507 times with the one-word rule alone."""
+    if verdict.label != ENTAILED:
+        return False
+    statement = strip_lead(verdict.evidence)
+    if substituted_after_lead(claim.text, statement):
+        return checked.label == CONTRADICTED or reads_neither(claim, verdict.evidence)
+    return replaced_after_lead(claim.text, statement) and reads_neither(claim, verdict.evidence)
 
 
 class _WordsMatcher:

@@ -615,23 +615,42 @@ def _substituted(fact: Parsed, other: Parsed) -> bool:
     return _one_run_replaced(fact.content, other.content)
 
 
-def substituted_after_lead(fact_text: str, statement: str) -> bool:
-    """:func:`_substituted` for the statement's words from the fact's first word on, less
-    what follows the fact: "Since profiling s, changing approach: the chosen approach is to
-    key the store lock by tenant id ..." is another subject for "key the counter lock by
-    tenant id ...". Not one of :func:`compare`'s rules, which read a lead-in before one
-    reworded word as a paraphrase's (a rule that did lost rewordings on every split); asked
-    only of a statement a model already reads as contradicting the fact."""
-    fact, other = parse(fact_text).content, parse(statement).content
+def _after_lead(fact: Sequence[str], other: Sequence[str]) -> Sequence[str] | None:
+    """The statement's words from the fact's first word on, less what follows the fact's
+    last (a reason, an addition); None when the fact's first word is not there."""
     if not fact or fact[0] not in other:
-        return False
+        return None
     rest = other[other.index(fact[0]) :]
     ops = SequenceMatcher(None, fact, rest, autojunk=False).get_opcodes()
     if ops and ops[-1][0] == "insert" and ops[-1][1] == len(fact):
-        rest = rest[: ops[-1][3]]  # words after the fact's last one: a reason, an addition
-    # One word for one, nothing else changed, and not a word of order or amount: a wider
-    # change is as often the fact negated ("send the welcome e-mail before the address is
-    # verified" for "only after").
+        rest = rest[: ops[-1][3]]
+    return rest
+
+
+def replaced_after_lead(fact_text: str, statement: str) -> bool:
+    """:func:`_substituted` for the statement's words after a lead-in (:func:`_after_lead`):
+    "User: the outcome I want: let beekeepers log each honey extraction ..." is the fact's
+    sentence with one run replaced, as "let beekeepers log each hive inspection ..." said in
+    a capsule section is. Not one of :func:`compare`'s rules: a rewording behind a lead-in
+    ("the chosen approach is to store the rows gated by a repository class") reads the same,
+    and the rules cannot tell a synonym from another subject; asked only of a statement the
+    model reads as saying neither (``matchers._another_subject``)."""
+    fact, other = parse(fact_text).content, parse(statement).content
+    rest = _after_lead(fact, other)
+    return rest is not None and _one_run_replaced(fact, rest)
+
+
+def substituted_after_lead(fact_text: str, statement: str) -> bool:
+    """:func:`replaced_after_lead` for one word replaced by one: "Since profiling s, changing
+    approach: the chosen approach is to key the store lock by tenant id ..." is another
+    subject for "key the counter lock by tenant id ...". Asked of a statement a model reads
+    as contradicting the fact too, so narrower: a wider change is as often the fact negated."""
+    fact, other = parse(fact_text).content, parse(statement).content
+    rest = _after_lead(fact, other)
+    if rest is None:
+        return False
+    # One word for one, nothing else changed, and not a word of order or amount ("send the
+    # welcome e-mail before the address is verified" for "only after" negates the fact).
     ops = SequenceMatcher(None, fact, rest, autojunk=False).get_opcodes()
     changed = [op for op in ops if op[0] != "equal"]
     if len(changed) != 1:

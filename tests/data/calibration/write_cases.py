@@ -1,6 +1,6 @@
 """Writes the matcher calibration set (dev, heldout, fresh, fresh2, fresh3, fresh4, fresh5,
-fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14 and fresh15 .jsonl)
-from the hand-written banks.
+fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14, fresh15 and tails
+.jsonl) from the hand-written banks.
 
 Run from the repository root: ``python -m tests.data.calibration.write_cases``. The output is
 deterministic (seeded shuffles, fixed filler choices), so re-running rewrites the same bytes.
@@ -509,6 +509,25 @@ def build(
     return writer
 
 
+def tails(sources: list[tuple[str, tuple[dict[str, Any], ...], dict[str, str]]]) -> Writer:
+    """The tails split: each bank's wrong-subject item said in a retained tail, behind its own
+    split's lead-in ("User: the outcome I want: <the sentence about another subject>"), where
+    the other splits hold it only in a capsule section. A matcher's verdict should not depend
+    on a speaker's lead-in; these cases measure whether it does. Written in stop 46 from the
+    banks' existing items (no new text), so a case is blind when its source split is; its
+    source is the case's ``source``."""
+    writer = Writer("tails", 0)
+    for split, prose, leads in sources:
+        for item in prose:
+            if "wrong" not in item:
+                continue
+            kind = item["kind"]
+            context = tail_statement(kind, item["wrong"], leads)
+            writer.add("wrong_subject", kind, item["fact"], context, "absent")
+            writer.cases[-1]["source"] = split
+    return writer
+
+
 def main() -> None:
     dev = build(
         "dev",
@@ -531,6 +550,10 @@ def main() -> None:
     # Fifth-round dev items, appended likewise.
     dev.prose(banks.DEV5_PROSE)
     dev.write(HERE / "dev.jsonl")
+    dev_prose = (
+        banks.DEV_PROSE + banks.DEV2_PROSE + banks.DEV3_PROSE + banks.DEV4_PROSE + banks.DEV5_PROSE
+    )
+    sources = [("dev", dev_prose, TAIL_LEADS)]
     # Each later split: its name, seed, bank prefix in banks.py and tail lead-ins.
     for split, seed, prefix, leads in (
         ("heldout", 1017, "HELDOUT", TAIL_LEADS),
@@ -553,6 +576,8 @@ def main() -> None:
         parts = ("PROSE", "BLOCKERS", "COMMANDS", "SUPERSEDED", "FILES")
         bank = [getattr(banks, f"{prefix}_{part}") for part in parts]
         build(split, seed, *bank, leads).write(HERE / f"{split}.jsonl")
+        sources.append((split, bank[0], leads))
+    tails(sources).write(HERE / "tails.jsonl")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ blind splits and on the generated known answers are pinned (what README "Matchin
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from soba_bench.scoring import calibration
 from soba_bench.scoring.context import Context
 from soba_bench.scoring.hybrid import strip_lead
 from soba_bench.scoring.matchers import get_matcher
-from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED, substituted_after_lead
+from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED, replaced_after_lead
 from tests.data.calibration import BLIND_SPLITS
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "calibration"
@@ -76,11 +77,11 @@ PINNED_CATEGORIES = {
     "fresh7": (116, 88, 62, 47, 34, 12, 35, 41, 20, 455),
     "fresh8": (116, 89, 63, 41, 33, 12, 36, 41, 20, 451),
     "fresh9": (116, 89, 62, 50, 34, 12, 38, 41, 20, 462),
-    "fresh10": (116, 88, 59, 34, 30, 12, 37, 41, 20, 437),
+    "fresh10": (116, 88, 58, 34, 30, 12, 37, 41, 20, 436),
     "fresh11": (116, 88, 47, 42, 32, 12, 38, 41, 20, 436),
     "fresh12": (116, 88, 53, 50, 34, 12, 37, 41, 20, 451),
     "fresh13": (116, 89, 57, 38, 33, 12, 38, 41, 20, 444),
-    "fresh14": (116, 89, 56, 39, 34, 12, 37, 41, 20, 444),
+    "fresh14": (116, 89, 56, 37, 34, 12, 37, 41, 20, 442),
     "fresh15": (116, 89, 38, 38, 35, 12, 39, 41, 20, 428),
 }
 
@@ -97,8 +98,9 @@ def test_it_only_turns_the_hybrids_entailed_into_contradicted_or_sets_it_aside(o
     # sets the statement it rests on aside as the fact's sentence about another subject behind
     # a lead-in and finds the fact elsewhere or nowhere (test_clauses.py; with model 3,
     # fresh4's cases 176-177 and fresh13's 196-197, negations read as absent, and fresh9's 124,
-    # "the workshop" for "the studio", a rewording read as absent). Any other difference is a
-    # regression.
+    # "the workshop" for "the studio", a rewording read as absent; since stop 46, a run of
+    # words replaced: fresh14's 183 and 185, negations, and fresh10's 125, a rewording). Any
+    # other difference is a regression.
     turned = aside = 0
     for checked, hybrid in outcomes.values():
         for mine, theirs in zip(checked, hybrid, strict=True):
@@ -111,9 +113,9 @@ def test_it_only_turns_the_hybrids_entailed_into_contradicted_or_sets_it_aside(o
             else:
                 assert theirs.verdict.label == ENTAILED, mine.case.id
                 statement = strip_lead(theirs.verdict.evidence)
-                assert substituted_after_lead(mine.case.claim.text, statement), mine.case.id
+                assert replaced_after_lead(mine.case.claim.text, statement), mine.case.id
                 aside += 1
-    assert turned > 40 and aside == 5  # it does something; setting aside is rare
+    assert turned > 40 and aside == 8  # it does something; setting aside is rare
 
 
 def test_its_label_and_presence_paths_agree_with_its_verdict(outcomes):
@@ -140,11 +142,13 @@ PINNED = {
     "fresh7": ((455, 6, 62), (439, 21, 63)),
     "fresh8": ((451, 4, 63), (438, 18, 65)),
     "fresh9": ((462, 4, 62), (444, 26, 67)),
-    "fresh10": ((437, 10, 59), (423, 22, 61)),
+    # stop 46's rule for a run of words replaced behind a lead-in (the tails split, below):
+    # fresh10 (437, 10, 59) and fresh14 (444, 8, 56) before it
+    "fresh10": ((436, 10, 58), (423, 22, 61)),
     "fresh11": ((436, 6, 47), (416, 36, 57)),
     "fresh12": ((451, 0, 53), (422, 36, 61)),
     "fresh13": ((444, 10, 57), (425, 40, 67)),
-    "fresh14": ((444, 8, 56), (426, 35, 65)),
+    "fresh14": ((442, 8, 56), (426, 35, 65)),
     # fresh15: written after model 3 was chosen, measured once with the shipped matchers
     # (blind; stop 42's default: 411, 32, 47)
     "fresh15": ((428, 6, 38), (414, 36, 54)),
@@ -265,3 +269,21 @@ def test_the_hybrids_label_only_entailment_is_its_full_verdict():
                 assert fast == full, case.id
                 entailed += 1
     assert entailed > 300
+
+
+# The tails split: each bank's wrong-subject item said in a retained tail behind its split's
+# lead-in (tests/data/calibration/README.md). Right (read as absent) in stop 45: 202 of 507,
+# 125 of the 415 from blind banks; the rules alone 68, the hybrid 57. Stop 46's rule for a run
+# of words replaced behind a lead-in, which the model reads as saying neither: 332 and 244.
+TAILS_RIGHT = {"all": 332, "blind": 244}
+
+
+def test_a_wrong_subject_behind_a_lead_in_is_pinned_on_the_tails_split():
+    path = DATA / "tails.jsonl"
+    sources = [json.loads(line)["source"] for line in path.read_text().splitlines()]
+    outs = calibration.run(get_matcher(), calibration.load_cases(path))
+    assert {o.case.category for o in outs} == {"wrong_subject"}
+    assert {o.verdict.label for o in outs if not o.correct} <= {ENTAILED, CONTRADICTED}
+    assert all(o.case.label == ABSENT for o in outs)
+    blind = sum(o.correct for s, o in zip(sources, outs, strict=True) if s in BLIND_SPLITS)
+    assert {"all": sum(o.correct for o in outs), "blind": blind} == TAILS_RIGHT

@@ -26,6 +26,7 @@ from soba_bench.scoring.verdict import (
     and_clauses,
     clauses,
     judge,
+    replaced_after_lead,
     substituted_after_lead,
 )
 from soba_bench.summarizers.defects import paraphrase_text
@@ -235,6 +236,33 @@ def test_a_statement_about_another_subject_behind_a_lead_in_is_set_aside():
     alone = Context.from_texts([section("Decisions", OTHER_LOCK)])
     assert matcher.judge(claim, alone).label == ABSENT  # not contradicted: nothing said of it
     assert matcher.label(claim, alone) == ABSENT and not matcher.entails(claim, alone)
+
+
+# The tails split's case 3 (a dev item): the goal's sentence about another component, said
+# behind the user's lead-in. The rules read recall through the lead-in (without it they read
+# another subject); two words replaced by two, so the one-word rule did not look, and the
+# check does not overturn it. The model reads it as saying neither, so it is set aside.
+RACE = "Fix the race in the session store when two requests write the same key at once"
+OTHER_RACE = (
+    "User: the task for this session: fix the race in the cache layer when two requests "
+    "write the same key at once"
+)
+
+
+def test_a_run_of_words_replaced_behind_a_lead_in_is_another_subject():
+    assert replaced_after_lead(RACE, OTHER_RACE) and not substituted_after_lead(RACE, OTHER_RACE)
+    assert not replaced_after_lead(RACE, "User: the task for this session: " + RACE.lower())
+    assert not replaced_after_lead(RACE, "User: the task for this session: add a cache layer")
+    matcher, claim = get_matcher(), Claim("goal", RACE)
+    tail = ["Please also look at src/jobs/worker.ts while you are there.", OTHER_RACE]
+    context = Context.from_texts(tail)
+    assert matcher.judge(claim, context).label == ABSENT
+    assert matcher.label(claim, context) == ABSENT and not matcher.entails(claim, context)
+    # the hybrid alone, which the check runs on, reads it as stated
+    assert get_matcher("verdict-embedding").judge(claim, context).label == ENTAILED
+    # and the fact said behind the same lead-in is still found
+    own = Context.from_texts([*tail, "User: the task for this session: " + RACE.lower()])
+    assert matcher.judge(claim, own).label == ENTAILED
 
 
 def test_a_word_of_order_replaced_behind_a_lead_in_is_still_the_fact_negated():
