@@ -7,8 +7,10 @@ default metrics. Nothing differs but the sessions, so every regression flagged i
 alarm; the gate promises at most 5 %. Prints each pair's verdict and the rate with a 95 %
 Wilson interval. Also prints how many pairs could be tested at all (exit 3 otherwise).
 
-    python benchmarks/gate_false_alarm.py [--pairs 20] [--sessions 10] [--entries 600]
-        [--variant soba-0.6.14] [--matcher verdict-nli]
+    python benchmarks/gate_false_alarm.py [--pairs 20] [--first-pair 0] [--sessions 10]
+        [--entries 600] [--variant soba-0.6.14] [--matcher verdict-nli]
+
+``--first-pair K`` starts at seeds (2K, 2K+1), so more pairs can be added to an earlier run's.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def complete(folder: Path) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=20)
+    parser.add_argument("--first-pair", type=int, default=0, help="first pair: seeds 2K, 2K+1")
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--entries", type=int, default=600)
     parser.add_argument("--variant", default="soba-0.6.14")
@@ -64,7 +67,7 @@ def main() -> None:
     flagged: Counter[str] = Counter()
     started = time.perf_counter()
     try:
-        for pair in range(args.pairs):
+        for pair in range(args.first_pair, args.first_pair + args.pairs):
             runs = []
             for seed in (2 * pair, 2 * pair + 1):
                 folder = work / f"r{seed}"

@@ -26,7 +26,14 @@ from soba_bench.scoring import embeddings, nli
 from soba_bench.scoring.context import CURRENT, Context
 from soba_bench.scoring.hybrid import HybridConfig, entails_hybrid, judge_hybrid, strip_lead
 from soba_bench.scoring.match import MatchConfig, TextIndex, normalize_path
-from soba_bench.scoring.nli import WORD_RULES, NliConfig, check_stated, judge_nli, reads_neither
+from soba_bench.scoring.nli import (
+    WORD_RULES,
+    NliConfig,
+    check_stated,
+    judge_nli,
+    reads_entailed,
+    reads_neither,
+)
 from soba_bench.scoring.verdict import (
     ABSENT,
     CONTRADICTED,
@@ -40,6 +47,7 @@ from soba_bench.scoring.verdict import (
     parse,
     ranked_by_shared,
     replaced_after_lead,
+    substituted,
     substituted_after_lead,
 )
 
@@ -84,11 +92,20 @@ MATCHERS: Registry[type] = Registry("matcher")
 _RESTATED_TOP = 8  # statements of clauses read per fact, those sharing most of its words
 
 One = Callable[[Claim, Context], Verdict]
+# Does the model read this clause of a statement as stating this clause of the fact?
+Reworded = Callable[[Claim, str], bool]
 
 
-def by_clause(claim: Claim, context: Context, one: One) -> Verdict:
+def by_clause(
+    claim: Claim, context: Context, one: One, reworded: Reworded | None = None
+) -> Verdict:
     """``one``'s verdict on the fact; for a fact of clauses ``one`` finds absent, the newest
-    statement of clauses that states it clause by clause (or contradicts one clause)."""
+    statement of clauses that states it clause by clause (or contradicts one clause).
+
+    With ``reworded``, a clause restated with one run of words replaced (which the rules read
+    as another subject, :func:`verdict.substituted`) states the fact's clause when
+    ``reworded`` says so, and a whole statement that differs from the fact only by such a run
+    is read clause by clause instead of set aside."""
     parts = clauses(claim)
     whole = one(claim, context)
     if len(parts) == 1 or whole.label != ABSENT:
@@ -105,10 +122,17 @@ def by_clause(claim: Claim, context: Context, one: One) -> Verdict:
     for i in sorted(found):
         statement = context.statements[i].text
         text = strip_lead(statement)
-        if compare(claim.text, text)[1] in WORD_RULES:
+        rule = compare(claim.text, text)[1]
+        if rule in WORD_RULES and not (
+            reworded is not None and rule == "another subject" and substituted(claim.text, text)
+        ):
             continue  # the fact's words shuffled, its roles swapped, another subject: whole
         own = Context.from_texts(and_clauses(text))
         verdicts = [one(part, own) for part in parts]
+        if reworded is not None:
+            verdicts = [
+                _reworded(part, own, v, reworded) for part, v in zip(parts, verdicts, strict=True)
+            ]
         contradicted = [n for n, v in enumerate(verdicts, 1) if v.label == CONTRADICTED]
         if contradicted:
             n = contradicted[0]
@@ -117,6 +141,17 @@ def by_clause(claim: Claim, context: Context, one: One) -> Verdict:
         elif all(v.label == ENTAILED for v in verdicts):
             decided = Verdict(ENTAILED, f"{len(parts)} clauses stated", statement)
     return decided
+
+
+def _reworded(part: Claim, own: Context, verdict: Verdict, reworded: Reworded) -> Verdict:
+    """The clause's verdict, or, where it is absent, the statement's clause that restates it
+    with one run of words replaced and that ``reworded`` reads as stating it."""
+    if verdict.label != ABSENT:
+        return verdict
+    for statement in own.statements:
+        if substituted(part.text, statement.text) and reworded(part, statement.text):
+            return Verdict(ENTAILED, "reworded clause", statement.text)
+    return verdict
 
 
 @MATCHERS.register("verdict")
@@ -200,8 +235,10 @@ class VerdictEmbeddingNliMatcher:
     the fact kept (it hides a summarizer that negates facts); the check catches most of them
     and pays with some correct rewordings read as contradicted (README, "Matching"). A fact of
     clauses is checked clause against clause (:func:`by_clause`, ``nli._pairs``), one restated
-    with a clause replaced by another act is contradicted (``nli.replaced_clause``), and a
-    statement the check overturns that is about another subject is set aside (``_judge``)."""
+    with a clause replaced by another act is contradicted (``nli.replaced_clause``), one
+    restated with a clause reworded in one run is stated where the model reads the clause as
+    entailment (:func:`by_clause`'s ``reworded``), and a statement the check overturns that is
+    about another subject is set aside (``_judge``)."""
 
     name = "verdict-embedding-nli"
     models = f"{NLI_MODEL} {EMBEDDING_MODEL}"
@@ -211,7 +248,10 @@ class VerdictEmbeddingNliMatcher:
         self.config = NliConfig()
 
     def judge(self, claim: Claim, context: Context) -> Verdict:
-        return by_clause(claim, context, self._judge)
+        return by_clause(claim, context, self._judge, self._reads_stated)
+
+    def _reads_stated(self, part: Claim, statement: str) -> bool:
+        return reads_entailed(part, statement, self.config)
 
     def label(self, claim: Claim, context: Context) -> str:
         if len(clauses(claim)) > 1:

@@ -224,6 +224,14 @@ def reads_neither(claim: Claim, statement: str, config: NliConfig = NliConfig())
     return neither >= config.threshold and neither > max(entail, contradict)
 
 
+def reads_entailed(claim: Claim, statement: str, config: NliConfig = NliConfig()) -> bool:
+    """Does the model read the statement as stating the fact, decisively (entailment at
+    least ``config.threshold`` likely and likelier than either other reading)?"""
+    (row,) = get_model().probabilities([statement], claim.text)
+    read = _decisive(row, statement, config)
+    return read is not None and read.label == ENTAILED
+
+
 def replaced_clause(statement: str, claim: Claim) -> int | None:
     """The number of the fact's clause that the statement replaced by another act, if it
     restates a fact of clauses with all its other clauses word for word and, in place of that

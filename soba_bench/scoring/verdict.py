@@ -615,6 +615,15 @@ def _substituted(fact: Parsed, other: Parsed) -> bool:
     return _one_run_replaced(fact.content, other.content)
 
 
+def substituted(fact_text: str, statement: str) -> bool:
+    """Is the statement the fact's sentence with one short run of words replaced, and no path,
+    identifier or number of one missing from the other? What :func:`compare` reads as
+    another subject by words alone: "add a migration walkthrough for X" for "add a migration
+    guide for X" reads exactly like "add a migration guide for Y"."""
+    fact, other = parse(fact_text), parse(statement)
+    return _substituted(fact, other) and not (fact.keys - other.keys and other.keys - fact.keys)
+
+
 def _after_lead(fact: Sequence[str], other: Sequence[str]) -> Sequence[str] | None:
     """The statement's words from the fact's first word on, less what follows the fact's
     last (a reason, an addition); None when the fact's first word is not there."""

@@ -77,12 +77,12 @@ PINNED_CATEGORIES = {
     "fresh7": (116, 88, 62, 47, 34, 12, 35, 41, 20, 455),
     "fresh8": (116, 89, 63, 41, 33, 12, 36, 41, 20, 451),
     "fresh9": (116, 89, 62, 50, 34, 12, 38, 41, 20, 462),
-    "fresh10": (116, 88, 58, 34, 30, 12, 37, 41, 20, 436),
-    "fresh11": (116, 88, 47, 42, 32, 12, 38, 41, 20, 436),
-    "fresh12": (116, 88, 53, 50, 34, 12, 37, 41, 20, 451),
+    "fresh10": (116, 88, 58, 34, 27, 12, 37, 41, 20, 433),
+    "fresh11": (116, 88, 47, 42, 31, 12, 38, 41, 20, 435),
+    "fresh12": (116, 88, 53, 50, 33, 12, 37, 41, 20, 450),
     "fresh13": (116, 89, 57, 38, 33, 12, 38, 41, 20, 444),
-    "fresh14": (116, 89, 56, 37, 34, 12, 37, 41, 20, 442),
-    "fresh15": (116, 89, 38, 38, 35, 12, 39, 41, 20, 428),
+    "fresh14": (116, 89, 56, 37, 33, 12, 37, 41, 20, 441),
+    "fresh15": (116, 89, 46, 39, 34, 12, 39, 41, 20, 436),
 }
 
 
@@ -92,16 +92,19 @@ def test_it_is_pinned_per_category_on_every_split(tables):
         assert got == dict(zip(CATEGORY_ORDER, right, strict=True)), split
 
 
-def test_it_only_turns_the_hybrids_entailed_into_contradicted_or_sets_it_aside(outcomes):
+def test_it_only_overturns_sets_aside_or_reads_a_reworded_clause(outcomes):
     # It turns the hybrid's "entailed" into "contradicted" (for a fact of clauses, a clause's:
     # a fact the hybrid finds absent can then be contradicted, fresh10's cases 310-311), or
     # sets the statement it rests on aside as the fact's sentence about another subject behind
     # a lead-in and finds the fact elsewhere or nowhere (test_clauses.py; with model 3,
     # fresh4's cases 176-177 and fresh13's 196-197, negations read as absent, and fresh9's 124,
     # "the workshop" for "the studio", a rewording read as absent; since stop 46, a run of
-    # words replaced: fresh14's 183 and 185, negations, and fresh10's 125, a rewording). Any
-    # other difference is a regression.
-    turned = aside = 0
+    # words replaced: fresh14's 183 and 185, negations, and fresh10's 125, a rewording), or
+    # (since stop 46) finds a fact of clauses the hybrid finds absent stated with one clause
+    # reworded in one run (by_clause's reworded clause: 8 of fresh15's rewordings, and 7 wrong
+    # subjects, fresh10's 3 and one each of fresh11, fresh12, fresh14 and fresh15). Any other
+    # difference is a regression.
+    turned = aside = reworded = 0
     for checked, hybrid in outcomes.values():
         for mine, theirs in zip(checked, hybrid, strict=True):
             if mine.verdict.label == theirs.verdict.label:
@@ -110,12 +113,17 @@ def test_it_only_turns_the_hybrids_entailed_into_contradicted_or_sets_it_aside(o
                 clause = mine.verdict.reason.startswith("clause ")
                 assert theirs.verdict.label == ENTAILED or clause, mine.case.id
                 turned += 1
+            elif mine.verdict.label == ENTAILED:
+                assert theirs.verdict.label == ABSENT, mine.case.id
+                assert mine.verdict.reason.endswith(" clauses stated"), mine.case.id
+                reworded += 1
             else:
                 assert theirs.verdict.label == ENTAILED, mine.case.id
                 statement = strip_lead(theirs.verdict.evidence)
                 assert replaced_after_lead(mine.case.claim.text, statement), mine.case.id
                 aside += 1
-    assert turned > 40 and aside == 8  # it does something; setting aside is rare
+    # it does something; setting aside and rewording are rare
+    assert turned > 40 and aside == 8 and reworded == 15
 
 
 def test_its_label_and_presence_paths_agree_with_its_verdict(outcomes):
@@ -142,16 +150,17 @@ PINNED = {
     "fresh7": ((455, 6, 62), (439, 21, 63)),
     "fresh8": ((451, 4, 63), (438, 18, 65)),
     "fresh9": ((462, 4, 62), (444, 26, 67)),
-    # stop 46's rule for a run of words replaced behind a lead-in (the tails split, below):
-    # fresh10 (437, 10, 59) and fresh14 (444, 8, 56) before it
-    "fresh10": ((436, 10, 58), (423, 22, 61)),
-    "fresh11": ((436, 6, 47), (416, 36, 57)),
-    "fresh12": ((451, 0, 53), (422, 36, 61)),
+    # stop 46's rules, a run of words replaced behind a lead-in (the tails split, below) and a
+    # reworded clause (by_clause): fresh10 (437, 10, 59), fresh11 (436, 6, 47), fresh12
+    # (451, 0, 53), fresh14 (444, 8, 56) and fresh15 (428, 6, 38) before them
+    "fresh10": ((433, 10, 58), (423, 22, 61)),
+    "fresh11": ((435, 6, 47), (416, 36, 57)),
+    "fresh12": ((450, 0, 53), (422, 36, 61)),
     "fresh13": ((444, 10, 57), (425, 40, 67)),
-    "fresh14": ((442, 8, 56), (426, 35, 65)),
+    "fresh14": ((441, 8, 56), (426, 35, 65)),
     # fresh15: written after model 3 was chosen, measured once with the shipped matchers
     # (blind; stop 42's default: 411, 32, 47)
-    "fresh15": ((428, 6, 38), (414, 36, 54)),
+    "fresh15": ((436, 6, 46), (414, 36, 54)),
 }
 
 

@@ -141,11 +141,13 @@ def test_one_clause_replaced_by_another_act_is_a_contradiction():
 
 def test_a_clause_reworded_kept_or_dropped_is_not_read_as_replaced():
     claim = Claim("goal", RELEASE)
-    # One word for one in the clause: a rewording or another subject, left to the verdict
-    # (the rules read "erase" for "wipe" as another subject: absent, as before this rule).
+    # One word for one in the clause: a rewording or another subject, left to the verdict.
+    # The rules read "erase" for "wipe" as another subject; since stop 46 the default's model
+    # reads the clause as stating the fact's (by_clause's reworded clause).
     reworded = RELEASE.replace("wipe", "erase")
     assert replaced_clause(reworded, claim) is None
-    assert verdict(RELEASE, reworded).label == ABSENT
+    assert verdict(RELEASE, reworded, matcher="verdict").label == ABSENT
+    assert verdict(RELEASE, reworded).label == ENTAILED
     assert verdict(RELEASE, RELEASE.replace("wipe its disk", "wipe the disk")).label == ENTAILED
     # Every clause word for word, a clause more, a clause fewer, two clauses changed.
     assert replaced_clause(RELEASE, claim) is None
@@ -275,32 +277,41 @@ def test_a_word_of_order_replaced_behind_a_lead_in_is_still_the_fact_negated():
     assert verdict(fact, statement, kind="constraint").label == CONTRADICTED
 
 
-def test_the_paraphrase_controls_goals_it_misses_hold_one_of_two_phrases():
+def test_the_paraphrase_controls_goals_are_found_and_another_components_are_not():
     """Every goal the generator can write, with up to three refinements, reworded by the
-    paraphrase control and shown as a capsule's goal: the default finds it, or it holds
-    "walkthrough" (for "guide") or "gated by" (for "behind"), which the rules' one-run
-    substitution check reads as another subject, as it must read "the job queue" for "the
-    cache layer" (README, "Matching": the control's alarms). Stop 41's default missed goals
-    without either phrase too: its check read "retain" for "keep" in a long goal as a
-    contradiction."""
+    paraphrase control and shown as a capsule's goal, is found. Until stop 46 the default
+    missed the 7 that hold "walkthrough" (for "guide") or "gated by" (for "behind"): the
+    rules' one-run substitution check reads those as another subject, as it must read "the job
+    queue" for "the cache layer", and the gate flagged the control on 14 of 20 corpus seeds of
+    twenty sessions. Now a clause restated with one run replaced is stated when the model
+    reads it as stating the clause (``by_clause``'s reworded clause). The same goals with the
+    last refinement about another component are not found (another subject)."""
     components = [area[1] for area in banks.AREAS]
-    found = missed = 0
+    found = others = 0
     for n, goal in enumerate(banks.GOALS):
         base = goal.replace("{component}", components[n % len(components)]).replace(
             "{dir}", "src/x"
         )
         for k in range(4):
+            templates = banks.GOAL_EXTENSIONS[k : k + k]
             extensions = [
                 e.replace("{component}", components[(n + i) % len(components)])
-                for i, e in enumerate(banks.GOAL_EXTENSIONS[k : k + k])
+                for i, e in enumerate(templates)
             ]
             fact = ", and ".join([base, *extensions])
             restated = paraphrase_text(fact)
-            label = verdict(fact, section("Goal", restated)).label
-            hard = "walkthrough" in restated or "gated by" in restated
-            assert label == ENTAILED or (label == ABSENT and hard), restated
-            found, missed = found + (label == ENTAILED), missed + (label != ENTAILED)
-    assert (found, missed) == (21, 7)
+            found += verdict(fact, section("Goal", restated)).label == ENTAILED
+            if not templates:
+                continue
+            # the last refinement about the component after the one it names
+            other = components[(n + len(templates)) % len(components)]
+            wrong = ", and ".join(
+                [base, *extensions[:-1], templates[-1].replace("{component}", other)]
+            )
+            assert wrong != fact
+            others += 1
+            assert verdict(fact, section("Goal", wrong)).label == ABSENT, wrong
+    assert (found, others) == (28, 21)
 
 
 def test_a_clause_never_carries_the_fact_it_replaced():

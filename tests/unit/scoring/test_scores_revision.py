@@ -38,7 +38,7 @@ DIGESTS = {
     5: "f1229ef0358b455de59de8f954c8aee1f3f4d3e9497f2d518ccdd60c3cd545cd",
     # the generator's truth lists turn summaries among the entries of files and checks
     6: "46361e0dc5383843c9d932ac5f3d41a9fe88718777e93e3b1cacbf2ce2272903",
-    # the default's check sets aside a run of words replaced behind a lead-in: not the rules
+    # the default's check: a run replaced behind a lead-in, a reworded clause; not the rules
     7: "46361e0dc5383843c9d932ac5f3d41a9fe88718777e93e3b1cacbf2ce2272903",
 }
 
