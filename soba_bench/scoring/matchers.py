@@ -88,7 +88,10 @@ MATCHERS: Registry[type] = Registry("matcher")
 # statement's clauses: every clause stated states the fact, one contradicted contradicts it.
 # Only such statements: judged against a whole statement, a clause finds its words in the
 # other clauses' text (the fact's words shuffled read as stating it, another clause's
-# "nothing" as negating it).
+# "nothing" as negating it). A clause reworded in one run ("a migration walkthrough" for "a
+# migration guide") reads to the rules exactly like one about another subject ("a migration
+# guide for the job queue"); the default lets the cross-encoder tell them apart, clause
+# against clause (``reworded``), where a short clause is all it has to read.
 _RESTATED_TOP = 8  # statements of clauses read per fact, those sharing most of its words
 
 One = Callable[[Claim, Context], Verdict]
