@@ -24,7 +24,7 @@ from typing import Any
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import content_words, normalize_path
 from soba_bench.scoring.matchers import get_matcher
-from soba_bench.scoring.timeline import Lifecycle
+from soba_bench.scoring.timeline import Lifecycle, recorded_results
 from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED, Claim
 from soba_bench.scoring.views import View
 
@@ -148,17 +148,11 @@ def stated_results(fact: Fact) -> dict[str, str] | None:
     records no runs (an older or hand-written one) leaves the check to :func:`evidence`."""
     if fact.kind != "verification":
         return None
-    runs = fact.attributes.get("runs")
-    if not isinstance(runs, list):
+    runs = recorded_results(fact, "runs")
+    if runs is None:
         return None
-    reports = fact.attributes.get("reports")
-    out: dict[str, str] = {}
-    for item in (*runs, *(reports if isinstance(reports, list) else ())):
-        if isinstance(item, dict):
-            entry, result = item.get("entryId"), item.get("result")
-            if isinstance(entry, str) and isinstance(result, str):
-                out[entry] = result
-    return out
+    said = (*runs, *(recorded_results(fact, "reports") or ()))
+    return {e: r for e, r in said if isinstance(e, str) and r is not None}
 
 
 def _shown(fact: Fact, view: View, result: str | None = None) -> bool:

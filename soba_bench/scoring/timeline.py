@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from soba_bench.corpora.truth import Fact, GroundTruth
 from soba_bench.session import entries as E
@@ -44,6 +45,21 @@ class Timeline:
         return points
 
 
+def recorded_results(fact: Fact, name: str) -> list[tuple[Any, str | None]] | None:
+    """The (entry id, result) of each item of a verification's ``runs`` or ``reports``
+    attribute as the truth records it (the result None when it is not text); None when the
+    truth records no such list. The one reading of both, for the lifecycle's runs and for the
+    entries that show a check's result (``retention.stated_results``)."""
+    items = fact.attributes.get(name)
+    if not isinstance(items, list):
+        return None
+    return [
+        (item.get("entryId"), item["result"] if isinstance(item.get("result"), str) else None)
+        for item in items
+        if isinstance(item, dict)
+    ]
+
+
 class Lifecycle:
     """When each fact of a ground truth starts and stops being current."""
 
@@ -58,16 +74,9 @@ class Lifecycle:
         for fact in truth.facts:
             ids = (fact.introduced_at, *fact.entry_ids) if fact.introduced_at else fact.entry_ids
             self.start[fact.id] = min((timeline.at(i) for i in ids), default=NEVER)
-            runs = fact.attributes.get("runs")
-            if isinstance(runs, list):
-                self.runs[fact.id] = [
-                    (
-                        timeline.at(r.get("entryId")),
-                        r["result"] if isinstance(r.get("result"), str) else None,
-                    )
-                    for r in runs
-                    if isinstance(r, dict)
-                ]
+            runs = recorded_results(fact, "runs")
+            if runs is not None:
+                self.runs[fact.id] = [(timeline.at(entry), result) for entry, result in runs]
         for fact in truth.facts:
             end = NEVER
             if fact.status == "resolved" and fact.resolved_at:
