@@ -13,9 +13,22 @@ default ``verdict-embedding-nli`` matcher). Every repeat scores with cold caches
 embedding vectors, the cross-encoder's pairs, the parsed texts), the models already loaded (a
 sweep worker loads them once); their load time is printed once.
 
+``--strategy`` replays a comparison strategy instead (``observation_masking``, ``truncation``,
+``codex``, ...): it is scored on its own model input, its moments being its compactions (the
+diagnostics read at most ``max_moments`` of them, 64 by default; the moments column prints
+those read / the job's).
+
+``--warm`` adds what a later job of the same session costs in a sweep: the sweep's embedding
+store (``cache.embeddings``) already holds the vectors an earlier job of the session wrote,
+here the same session replayed under the other window (SOBA's default config when
+``--window`` is given, else the 64k one), scored once into a fresh store before the repeats.
+Each warm repeat starts with cold in-process caches, as a new worker would; the
+cross-encoder's pairs are not stored, so they run again.
+
     python benchmarks/scoring_scaling.py [--sizes 2500,5000,10000,20000]
         [--scorers default | availability,outcomes] [--variant soba-0.6.14+newest-blockers]
-        [--window 64000] [--clock cpu|wall] [--repeat 3]
+        [--strategy soba | observation_masking | truncation | codex | none]
+        [--window 64000] [--clock cpu|wall] [--repeat 3] [--warm]
 """
 
 from __future__ import annotations
@@ -25,15 +38,19 @@ import importlib
 import math
 import pkgutil
 import subprocess
+import tempfile
 import time
+from pathlib import Path
 from statistics import median
 
 import soba_bench.scoring
+from soba_bench.compactors import CompactorContext, get_compactor
 from soba_bench.corpora.synthetic import SyntheticConfig, generate_session
 from soba_bench.engine.config import build_engine_config
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.simulator import replay_session
 from soba_bench.scoring import context as scoring_context
+from soba_bench.scoring import embeddings
 from soba_bench.scoring.scorer import DEFAULT_SCORERS, ScoreConfig
 from soba_bench.scoring.session import score_replay
 
@@ -77,33 +94,46 @@ class ModelClock:
         model._run = timed
 
 
+def _engine(window: int | None):
+    return build_engine_config(
+        {}
+        if window is None
+        else {"contextWindow": window, "maxOutputTokens": 32_768 if window >= 100_000 else 8_192}
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="2500,5000,10000,20000")
     parser.add_argument("--scorers", default="default")
     parser.add_argument("--variant", default="soba-0.6.14")
+    parser.add_argument("--strategy", default="soba")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--window", type=int, default=None, help="contextWindow (default: SOBA's default config)"
     )
+    parser.add_argument("--warm", action="store_true")
     args = parser.parse_args()
-    engine = build_engine_config(
-        {}
-        if args.window is None
-        else {
-            "contextWindow": args.window,
-            "maxOutputTokens": 32_768 if args.window >= 100_000 else 8_192,
-        }
-    )
+    engine = _engine(args.window)
+    other = _engine(64_000 if args.window is None else None)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     scorers = DEFAULT_SCORERS if args.scorers == "default" else tuple(args.scorers.split(","))
     # every request (no sample), so availability's cost is that of the whole walk
     config = ScoreConfig(scorers=scorers, max_points=None)
+    compactor = get_compactor(args.strategy)
+    options = ReplayOptions(variant=args.variant)
+
+    def replay(session, engine):
+        if args.strategy == "soba":
+            return replay_session(session, engine, options)
+        return compactor(session, CompactorContext(engine, options)).trace
+
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout
+    what = args.variant if args.strategy == "soba" else f"strategy {args.strategy}"
     print(
-        f"variant {args.variant}, window {engine.contextWindow:.0f}, "
+        f"{what}, window {engine.contextWindow:.0f}, "
         f"scorers {','.join(scorers)}, {args.clock} seconds, "
         f"median of {args.repeat}; {uptime.strip()}"
     )
@@ -119,6 +149,7 @@ def main() -> None:
     print(
         "entries  requests  moments  replay s  score s  score/replay  replay growth  score growth"
         "  models s  (score-models)/replay"
+        + ("  warm score s  warm/replay  warm models s" if args.warm else "")
     )
     previous: tuple[int, float, float] | None = None
     for size in (int(s) for s in args.sizes.split(",")):
@@ -127,7 +158,7 @@ def main() -> None:
         for _ in range(args.repeat):
             cold_caches()
             tick = clock()
-            trace = replay_session(session, engine, ReplayOptions(variant=args.variant))
+            trace = replay(session, engine)
             replays.append(clock() - tick)
             models.spent = 0.0
             tick = clock()
@@ -135,8 +166,15 @@ def main() -> None:
             scores.append(clock() - tick)
             inference.append(models.spent)
         replay_s, score_s, models_s = median(replays), median(scores), median(inference)
+        warm = ""
+        if args.warm:
+            warm_s, warm_models = _warm(
+                replay(session, other), trace, truth, config, clock, models, args.repeat
+            )
+            warm = f"  {warm_s:12.2f}  {warm_s / replay_s:11.2f}  {warm_models:13.2f}"
         requests = scored.outcomes[0]["requests"] if scored.outcomes else "-"
-        moments = len({(r["generation"], r["point"]) for r in scored.summaries}) or "-"
+        read = len({(r["generation"], r["point"]) for r in scored.summaries})
+        moments = f"{read}/{scored.moments + 1}" if read else "-"  # the final state included
         growth = ("-", "-")
         if previous is not None:
             # per doubling of entries, whatever the size step
@@ -149,9 +187,31 @@ def main() -> None:
         print(
             f"{size:7d}  {requests!s:>8}  {moments!s:>7}  {replay_s:8.2f}  {score_s:7.2f}"
             f"  {score_s / replay_s:12.2f}  {growth[0]:>13}  {growth[1]:>12}"
-            f"  {models_s:8.2f}  {(score_s - models_s) / replay_s:21.2f}",
+            f"  {models_s:8.2f}  {(score_s - models_s) / replay_s:21.2f}{warm}",
             flush=True,
         )
+
+
+def _warm(earlier, trace, truth, config, clock, models, repeat) -> tuple[float, float]:
+    """Median seconds to score ``trace``, and of that in the models, with a store that holds
+    the vectors of ``earlier`` (another job of the session) and cold in-process caches."""
+    with tempfile.TemporaryDirectory() as folder:
+        embeddings.use_store(Path(folder) / "embeddings.sqlite")
+        try:
+            cold_caches()
+            score_replay("earlier", earlier.entries, truth, config, earlier.check_lines())
+            embeddings.flush_store()
+            spent, inference = [], []
+            for _ in range(repeat):
+                cold_caches()
+                models.spent = 0.0
+                tick = clock()
+                score_replay("s", trace.entries, truth, config, trace.check_lines())
+                spent.append(clock() - tick)
+                inference.append(models.spent)
+        finally:
+            embeddings.use_store(None)
+    return median(spent), median(inference)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,8 @@ def session_table(scores: SessionScores) -> list[dict[str, Any]]:
                 "strategy": strategy,
                 "view": view,
                 "moment": moment,
-                "points": len(rows),
+                "points": len(rows),  # the moments read
+                "moments": scores.moments if moment == "capsules" else 1,  # the job's
                 **{m: _mean(r[m] for r in rows) for m in RETENTION_METRICS},
                 "inputTokens": _mean(r["inputTokens"] for r in rows),
             }
@@ -49,6 +50,7 @@ def session_table(scores: SessionScores) -> list[dict[str, Any]]:
                 "view": "soba_quality",
                 "moment": "capsules",
                 "points": len(scores.quality),
+                "moments": scores.capsules,
                 "score": _mean(q["score"] for q in scores.quality),
                 "passRate": _mean(float(q["passed"]) for q in scores.quality),
             }

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Protocol, overload
 
-from soba_bench.compactors.inputs import Moment, ReplayedInputs
+from soba_bench.compactors.inputs import ReplayedInputs
 from soba_bench.compactors.rival_branch import is_output
 from soba_bench.compactors.views import VIEWS, ViewContext
 from soba_bench.corpora.truth import GroundTruth
@@ -42,6 +42,12 @@ from soba_bench.session.entries import Entry
 
 SOBA = "soba"
 FINAL = "final"
+# Default most capsule moments a session's diagnostics read. A strategy that masks or drops
+# at nearly every request of a full window has a moment per request (observation masking in
+# a 64k window: about one per five entries), and each moment's diagnostics read every live
+# fact, so reading them all is quadratic in the session (issue 18). SOBA's own capsules stay
+# under it (synthetic-gate in a 32k window: at most 16; a 64k window, 5k-50k entries: 18-36).
+DEFAULT_MAX_MOMENTS = 64
 
 
 class Scorer(Protocol):
@@ -100,7 +106,13 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   for "a migration guide"). No row of the bundled synthetic-gate changed for SOBA,
 #   truncation, masking or Codex; a paraphrasing summarizer's goals are found (the golden
 #   test's records use the rules alone, so its digest is unchanged).
-SCORES_REVISION = 7
+# 8 (stop 47): the diagnostics at capsule moments read at most max_moments (64) of a job's
+#   moments, the final state and a seeded sample of the rest (a masking strategy has a moment
+#   per request of a full window: reading them all was quadratic in the session), and a
+#   sampled session writes no drift; the session table says how many moments the job had
+#   (``moments``) beside those read (``points``). A job with no more moments than that
+#   writes the same rows as before, plus that column.
+SCORES_REVISION = 8
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,10 @@ class ScoreConfig:
     # the same for every job of the session); None: all of them.
     max_points: int | None = DEFAULT_MAX_POINTS
     points_seed: int = 0
+    # The diagnostics at capsule moments (retention, soba_quality, probes, the per-input
+    # failure detectors) read at most this many moments per session: a sample seeded by
+    # points_seed, the final state always among them; None: every moment.
+    max_moments: int | None = DEFAULT_MAX_MOMENTS
 
     def __post_init__(self) -> None:
         from soba_bench.scoring import scorers  # noqa: F401  (registers the built-ins)
@@ -135,6 +151,18 @@ class ScoreConfig:
                 has_value=True,
                 expected="an integer >= 1, or null for every request",
             )
+        if self.max_moments is not None and (
+            not isinstance(self.max_moments, int)
+            or isinstance(self.max_moments, bool)
+            or self.max_moments < 1
+        ):
+            raise InputError(
+                "not a moment count",
+                field="scorer.max_moments",
+                value=self.max_moments,
+                has_value=True,
+                expected="an integer >= 1, or null for every moment",
+            )
 
 
 @dataclass
@@ -151,6 +179,8 @@ class SessionScores:
     points: list[dict[str, Any]] = field(default_factory=list)  # one row per scored request
     availability: list[dict[str, Any]] = field(default_factory=list)  # one row per session
     outcomes: list[dict[str, Any]] = field(default_factory=list)  # one row per session
+    moments: int = 0  # the job's capsule moments, read by the diagnostics or not
+    capsules: int = 0  # those of them that wrote a capsule
 
 
 @dataclass(frozen=True)
@@ -276,23 +306,47 @@ class ScoreContext:
 
     # ── capsule moments (diagnostics) ───────────────────────────────────────────
     @cached_property
-    def moments(self) -> list[MomentInput]:
-        """Every capsule (or a rival's completed compaction), then the final state."""
+    def _spots(self) -> list[tuple[int | str, int, dict[str, Any]]]:
+        """(generation, branch index, rival model-input state) of every capsule (or a
+        rival's completed compaction), then the final state."""
         replayed = self.replayed
         if not replayed:
             return []
-        timeline = self.timeline
-        points = timeline.replay_points(replayed)
-        walk = self.walk
-        out = []
         if self.rival is None:
             spots: list[tuple[int | str, int, dict[str, Any]]] = [
-                (n, i, {}) for n, i in enumerate(walk.capsules, start=1)
+                (n, i, {}) for n, i in enumerate(self.walk.capsules, start=1)
             ]
             spots.append((FINAL, len(replayed) - 1, {}))
-        else:
-            rival: list[Moment] = self.rival.moments(replayed, FINAL)
-            spots = [(m.generation, m.index, m.state) for m in rival]
+            return spots
+        return [(m.generation, m.index, m.state) for m in self.rival.moments(replayed, FINAL)]
+
+    def moment_counts(self) -> tuple[int, int]:
+        """The job's capsule moments (the final state not counted), read or not, and how
+        many of them wrote a capsule."""
+        replayed = self.replayed
+        spots = [i for generation, i, _ in self._spots if generation != FINAL]
+        return len(spots), sum(1 for i in spots if replayed[i].kind == E.CONTEXT_CAPSULE)
+
+    @property
+    def moments_sampled(self) -> bool:
+        """Do the diagnostics read a sample of the moments (see ScoreConfig.max_moments)?"""
+        return len(self.moments) < len(self._spots)
+
+    @cached_property
+    def moments(self) -> list[MomentInput]:
+        """The capsule moments the diagnostics read, then the final state: every one, or
+        ``max_moments`` of them (the final state and a seeded sample of the rest, in order)."""
+        replayed = self.replayed
+        spots = self._spots
+        limit = self.config.max_moments
+        if limit is not None and len(spots) > limit:
+            key = {f"{g}:{i}": n for n, (g, i, _) in enumerate(spots) if g != FINAL}
+            kept = {key[k] for k in sample_keys(list(key), limit - 1, self.config.points_seed)}
+            spots = [s for n, s in enumerate(spots) if n in kept or s[0] == FINAL]
+        timeline = self.timeline
+        points = timeline.replay_points(replayed) if spots else {}
+        walk = self.walk
+        out = []
         for generation, index, state in spots:
             entry = replayed[index]
             capsule = entry.data if entry.kind == E.CONTEXT_CAPSULE else None

@@ -51,7 +51,8 @@ def score_replay(
     for a session without one."""
     config = config or ScoreConfig()
     ctx = ScoreContext(session_name, replayed, truth, config, barriers)
-    out = SessionScores(session_name)
+    moments, capsules = ctx.moment_counts()
+    out = SessionScores(session_name, moments=moments, capsules=capsules)
     for name in config.scorers:
         scorer = SCORERS.get(name)
         if scorer.needs_truth and truth is None:

@@ -29,7 +29,7 @@ from soba_bench.scoring.match import DEFAULT_MATCH, MatchConfig
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig
-from soba_bench.scoring.scorer import SCORES_REVISION
+from soba_bench.scoring.scorer import DEFAULT_MAX_MOMENTS, SCORES_REVISION
 from soba_bench.scoring.session import ScoreConfig
 from soba_bench.summarizers.registry import check_summarizer_params
 
@@ -140,6 +140,7 @@ class JobSpec:
                 probes=ProbeConfig.from_params(scorer.get("params")),
                 max_points=scorer.get("max_points", DEFAULT_MAX_POINTS),
                 points_seed=int(scorer.get("points_seed", 0)),
+                max_moments=scorer.get("max_moments", DEFAULT_MAX_MOMENTS),
                 match=MatchConfig(prose_matcher=scorer.get("matcher", DEFAULT_MATCH.prose_matcher)),
             )
         params = dict(summ.get("params") or {})

@@ -112,6 +112,9 @@ class ScorerConf:
     # points_seed, the same for every job of the session (null: all requests).
     max_points: int | None = 1000
     points_seed: int = 0
+    # The diagnostics at capsule moments read at most this many per session: the final
+    # state and a sample seeded by points_seed (null: every moment).
+    max_moments: int | None = 64
     # Parameters of the probes scorer (soba_bench.scoring.probes.ProbeConfig).
     params: dict[str, Any] = field(default_factory=dict)
     # How facts are matched (soba_bench.scoring.matchers: verdict-embedding-nli, the default,

@@ -92,4 +92,5 @@ class Retention:
                     {**base, "inputTokens": cost, "strategy": name, "view": "input"},
                     score_view(truth.facts, lifecycle, view, point),
                 )
-        out.drift = drift(survival)
+        # Drift counts generations, so it needs them all: a sampled session has none.
+        out.drift = [] if ctx.moments_sampled else drift(survival)
