@@ -28,12 +28,13 @@ cross-encoder's pairs are not stored, so they run again.
     python benchmarks/scoring_scaling.py [--sizes 2500,5000,10000,20000]
         [--scorers default | availability,outcomes] [--variant soba-0.6.14+newest-blockers]
         [--strategy soba | observation_masking | truncation | codex | none]
-        [--window 64000] [--clock cpu|wall] [--repeat 3] [--warm]
+        [--window 64000] [--clock cpu|wall] [--repeat 3] [--warm] [--matcher verdict]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import math
 import pkgutil
@@ -51,6 +52,7 @@ from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.simulator import replay_session
 from soba_bench.scoring import context as scoring_context
 from soba_bench.scoring import embeddings
+from soba_bench.scoring.match import DEFAULT_MATCH
 from soba_bench.scoring.scorer import DEFAULT_SCORERS, ScoreConfig
 from soba_bench.scoring.session import score_replay
 
@@ -115,13 +117,20 @@ def main() -> None:
         "--window", type=int, default=None, help="contextWindow (default: SOBA's default config)"
     )
     parser.add_argument("--warm", action="store_true")
+    parser.add_argument(
+        "--matcher", default=DEFAULT_MATCH.prose_matcher, help="verdict: the rules, no model"
+    )
     args = parser.parse_args()
     engine = _engine(args.window)
     other = _engine(64_000 if args.window is None else None)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     scorers = DEFAULT_SCORERS if args.scorers == "default" else tuple(args.scorers.split(","))
     # every request (no sample), so availability's cost is that of the whole walk
-    config = ScoreConfig(scorers=scorers, max_points=None)
+    config = ScoreConfig(
+        scorers=scorers,
+        max_points=None,
+        match=dataclasses.replace(DEFAULT_MATCH, prose_matcher=args.matcher),
+    )
     compactor = get_compactor(args.strategy)
     options = ReplayOptions(variant=args.variant)
 
@@ -134,7 +143,7 @@ def main() -> None:
     what = args.variant if args.strategy == "soba" else f"strategy {args.strategy}"
     print(
         f"{what}, window {engine.contextWindow:.0f}, "
-        f"scorers {','.join(scorers)}, {args.clock} seconds, "
+        f"scorers {','.join(scorers)}, matcher {args.matcher}, {args.clock} seconds, "
         f"median of {args.repeat}; {uptime.strip()}"
     )
     models = ModelClock(clock)

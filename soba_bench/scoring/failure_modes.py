@@ -223,17 +223,20 @@ def lost_constraint(
     return found
 
 
-def tool_boundary_violation(
-    items: Sequence[dict[str, Any]],
-    *,
-    label: str = "input",
-    session: str | None = None,
-    config: DetectorConfig = DEFAULT_CONFIG,
-) -> list[FailureFinding]:
-    """One model input that splits a tool call from its result: an output whose call is not
-    before it, or a call without an output that is followed by anything other than further
-    calls (a trailing batch of calls is a request still waiting for its tools)."""
-    found: list[FailureFinding] = []
+# What splits a tool call from its result in one model input: (the item's index in the input,
+# its type, its call id, NO_OUTPUT or NO_CALL).
+BoundaryProblem = tuple[int, str, Any, str]
+NO_OUTPUT = "has no output but later items follow"
+NO_CALL = "has no call before it"
+
+
+def boundary_problems(items: Sequence[dict[str, Any]]) -> list[BoundaryProblem]:
+    """An output whose call is not before it, or a call without an output that is followed by
+    anything other than further calls (a trailing batch of calls is a request still waiting
+    for its tools), in input order. The reading of the items themselves;
+    :meth:`~soba_bench.scoring.points.PointWalk.boundary_problems` finds the same from
+    positions on a replayed branch."""
+    found: list[BoundaryProblem] = []
     seen_calls: set[Any] = set()
     outputs = {i.get("call_id") for i in items if i.get("type") in E.OUTPUT_TYPES}
     last_non_call = max(
@@ -244,24 +247,35 @@ def tool_boundary_violation(
         if kind in E.CALL_TYPES:
             seen_calls.add(call_id)
             if call_id not in outputs and n < last_non_call:
-                found.append(
-                    FailureFinding(
-                        "tool_boundary_violation",
-                        session,
-                        f"{label} item {n}",
-                        f"{kind} {call_id!r} has no output but later items follow",
-                    )
-                )
+                found.append((n, kind, call_id, NO_OUTPUT))
         elif kind in E.OUTPUT_TYPES and call_id not in seen_calls:
-            found.append(
-                FailureFinding(
-                    "tool_boundary_violation",
-                    session,
-                    f"{label} item {n}",
-                    f"{kind} {call_id!r} has no call before it",
-                )
-            )
+            found.append((n, kind, call_id, NO_CALL))
     return found
+
+
+def boundary_findings(
+    problems: Iterable[BoundaryProblem], *, label: str = "input", session: str | None = None
+) -> list[FailureFinding]:
+    return [
+        FailureFinding(
+            "tool_boundary_violation",
+            session,
+            f"{label} item {n}",
+            f"{kind} {call_id!r} {problem}",
+        )
+        for n, kind, call_id, problem in problems
+    ]
+
+
+def tool_boundary_violation(
+    items: Sequence[dict[str, Any]],
+    *,
+    label: str = "input",
+    session: str | None = None,
+    config: DetectorConfig = DEFAULT_CONFIG,
+) -> list[FailureFinding]:
+    """One model input that splits a tool call from its result (:func:`boundary_problems`)."""
+    return boundary_findings(boundary_problems(items), label=label, session=session)
 
 
 # ── one entry point over everything a replay produced ────────────────────────────────────
@@ -278,6 +292,9 @@ class Evidence:
     lifecycle: Lifecycle | None = None
     after: int = 0
     model_inputs: Sequence[tuple[str, Sequence[dict[str, Any]]]] = ()  # (label, items)
+    # (label, its boundary problems) of model inputs read from positions on a replayed branch
+    # instead of from their items (a masking strategy's input is most of the history)
+    input_boundaries: Sequence[tuple[str, Sequence[BoundaryProblem]]] = ()
 
 
 @dataclass(frozen=True)
@@ -339,13 +356,14 @@ DETECTORS.add(
     Detector(
         "tool_boundary_violation",
         "A model input that separates a tool call from its output.",
-        lambda ev: bool(ev.model_inputs),
+        lambda ev: bool(ev.model_inputs or ev.input_boundaries),
         lambda ev, cfg: [
             finding
-            for label, items in ev.model_inputs
-            for finding in tool_boundary_violation(
-                items, label=label, session=ev.session, config=cfg
-            )
+            for label, problems in [
+                *((label, boundary_problems(items)) for label, items in ev.model_inputs),
+                *ev.input_boundaries,
+            ]
+            for finding in boundary_findings(problems, label=label, session=ev.session)
         ],
     ),
 )

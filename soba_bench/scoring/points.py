@@ -29,9 +29,10 @@ so every job of a session keeps the same requests. Outcome counts always use eve
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from soba_bench.compactors.inputs import DROPPED_THROUGH, MASKED_THROUGH, PINNED
@@ -250,6 +251,65 @@ class PointWalk:
         """The entries the input at ``point`` shows verbatim (its capsule aside)."""
         return Shown(self, point.start, point.end, point.masked, point.pinned)
 
+    @cached_property
+    def _tools(self) -> _ToolIndex:
+        return _ToolIndex(self.replayed)
+
+    def boundary_problems(self, point: PointInput) -> list[tuple[int, str, Any, str]]:
+        """What :func:`~soba_bench.scoring.failure_modes.boundary_problems` finds in
+        ``model_input(point)``, from positions: the capsule and pinned items are read as
+        items (a few), the window ``[start, end)`` from the branch's call and output index,
+        so a masking strategy's input (most of the history) is not copied at every moment."""
+        from soba_bench.scoring.failure_modes import NO_CALL, NO_OUTPUT
+
+        tools = self._tools
+        head = (
+            capsule_input_items(self.replayed[point.prefix].data)
+            if point.prefix is not None
+            else []
+        )
+        head += [i for i in (self.replayed[p].item for p in point.pinned) if i is not None]
+        start, end = point.start, point.end
+        first = len(head) - tools.items_before[start]  # + items_before[p]: p's index
+
+        # The head as items; what the window holds, from its positions.
+        head_calls: set[Any] = set()
+        head_outputs: set[Any] = set()
+        last = -1  # the last item that is not a call
+        for n, item in enumerate(head):
+            kind = item.get("type")
+            if kind in E.CALL_TYPES:
+                continue
+            last = n
+            if kind in E.OUTPUT_TYPES:
+                head_outputs.add(item.get("call_id"))
+        other = tools.last_other[end]
+        if other >= start:
+            last = first + tools.items_before[other]
+
+        found: list[tuple[int, str, Any, str]] = []
+        for n, item in enumerate(head):
+            kind, call_id = item.get("type"), item.get("call_id")
+            if kind in E.CALL_TYPES:
+                head_calls.add(call_id)
+                outputs = call_id in head_outputs or tools.has_output(call_id, start, end)
+                if not outputs and n < last:
+                    found.append((n, kind, call_id, NO_OUTPUT))
+            elif kind in E.OUTPUT_TYPES and call_id not in head_calls:
+                found.append((n, kind, call_id, NO_CALL))
+        for at, problem in tools.window_problems(start, end):
+            held = self.replayed[at].item
+            assert held is not None  # the index holds items only
+            kind, call_id = held["type"], held.get("call_id")
+            n = first + tools.items_before[at]
+            if problem == NO_OUTPUT:
+                if call_id not in head_outputs and n < last:
+                    found.append((n, kind, call_id, NO_OUTPUT))
+            elif call_id not in head_calls:
+                found.append((n, kind, call_id, NO_CALL))
+        found.sort(key=lambda problem: problem[0])
+        return found
+
     def model_input(self, point: PointInput) -> list[dict[str, Any]]:
         """The items themselves (for a check or a diagnostic; scoring uses positions)."""
         prefix = (
@@ -264,3 +324,76 @@ class PointWalk:
             for index, item in items
             if item is not None
         ]
+
+
+class _ToolIndex:
+    """The branch's tool calls and outputs, indexed once per walk for
+    :meth:`PointWalk.boundary_problems`: for each call, the nearest outputs of its call id
+    before and after it; for each output, the nearest call of its id before it; the items
+    before each position (an input's index of an item), and the last item that is not a call
+    before each position. A window's problems are then a vectorised test over its calls and
+    outputs."""
+
+    def __init__(self, replayed: Sequence[Entry]) -> None:
+        import numpy as np
+
+        self._np = np
+        count = len(replayed)
+        self.items_before = [0] * (count + 1)
+        self.last_other = [-1] * (count + 1)
+        calls: list[int] = []
+        outputs: list[int] = []
+        output_at: dict[Any, list[int]] = {}
+        latest_call: dict[Any, int] = {}
+        call_before: list[int] = []  # per output: the nearest call of its id before it
+        for index, entry in enumerate(replayed):
+            item = entry.item
+            self.items_before[index + 1] = self.items_before[index] + (item is not None)
+            kind = item.get("type") if item is not None else None
+            self.last_other[index + 1] = (
+                index if item is not None and kind not in E.CALL_TYPES else self.last_other[index]
+            )
+            if item is None:
+                continue
+            if kind in E.CALL_TYPES:
+                calls.append(index)
+                latest_call[item.get("call_id")] = index
+            elif kind in E.OUTPUT_TYPES:
+                call_id = item.get("call_id")
+                outputs.append(index)
+                output_at.setdefault(call_id, []).append(index)
+                call_before.append(latest_call.get(call_id, -1))
+        self._output_at = output_at
+        output_before, output_after = [], []
+        for index in calls:
+            at = output_at.get(replayed[index].item.get("call_id"), [])  # type: ignore[union-attr]
+            k = bisect_right(at, index)
+            output_before.append(at[k - 1] if k else -1)
+            output_after.append(at[k] if k < len(at) else count)
+        self._calls = np.asarray(calls, dtype=np.int64)
+        self._output_before = np.asarray(output_before, dtype=np.int64)
+        self._output_after = np.asarray(output_after, dtype=np.int64)
+        self._outputs = np.asarray(outputs, dtype=np.int64)
+        self._call_before = np.asarray(call_before, dtype=np.int64)
+
+    def has_output(self, call_id: Any, start: int, end: int) -> bool:
+        """Is an output of this call id among the positions ``[start, end)``?"""
+        at = self._output_at.get(call_id, ())
+        k = bisect_left(at, start)
+        return k < len(at) and at[k] < end
+
+    def window_problems(self, start: int, end: int) -> list[tuple[int, str]]:
+        """(position, NO_OUTPUT) of each call in ``[start, end)`` with no output of its id
+        there, and (position, NO_CALL) of each output there with no call of its id before it
+        there: what the window alone shows (the caller adds the head's items)."""
+        from soba_bench.scoring.failure_modes import NO_CALL, NO_OUTPUT
+
+        np = self._np
+        out: list[tuple[int, str]] = []
+        lo, hi = np.searchsorted(self._calls, [start, end])
+        lone = (self._output_before[lo:hi] < start) & (self._output_after[lo:hi] >= end)
+        out += [(int(i), NO_OUTPUT) for i in self._calls[lo:hi][lone]]
+        lo, hi = np.searchsorted(self._outputs, [start, end])
+        orphan = self._call_before[lo:hi] < start
+        out += [(int(i), NO_CALL) for i in self._outputs[lo:hi][orphan]]
+        return out

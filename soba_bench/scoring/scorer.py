@@ -192,10 +192,18 @@ class MomentInput:
     point: int  # original entries before it
     capsule: dict[str, Any] | None  # the capsule written at this moment, if any
     last_capsule: dict[str, Any] | None  # the capsule the input starts with, if any
-    model_input: list[dict[str, Any]]
+    located: PointInput  # the input, as positions on the branch
     tokens: int
     skills: frozenset[str]
     shown: Shown  # the entries the input shows verbatim (its capsule aside)
+    walk: PointWalk = field(compare=False, repr=False)
+
+    @cached_property
+    def model_input(self) -> list[dict[str, Any]]:
+        """The items themselves, made on first use: only the probes read them. A masking
+        strategy's input is most of the history, and making it at every moment was most of
+        the diagnostics' cost (issue 18)."""
+        return self.walk.model_input(self.located)
 
 
 class _History:
@@ -358,7 +366,6 @@ class ScoreContext:
                 point = timeline.at(entry.id, timeline.length - 1) + 1
             located = walk.locate(index + 1, state)
             newest = located.prefix
-            items = walk.model_input(located)
             tokens = located.tokens  # the walk's prefix sums: these items, counted once
             since = replayed[newest : index + 1] if newest is not None else replayed[: index + 1]
             skills = frozenset(
@@ -372,10 +379,11 @@ class ScoreContext:
                     point,
                     capsule,
                     last,
-                    items,
+                    located,
                     tokens,
                     skills,
                     walk.shown(located),
+                    walk,
                 )
             )
         return out

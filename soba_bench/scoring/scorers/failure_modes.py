@@ -28,7 +28,10 @@ class FailureModes:
             facts=truth.facts if truth is not None else (),
             lifecycle=ctx.lifecycle,
             after=min((p for p, _ in views or ()), default=0),
-            model_inputs=[(f"generation {m.generation}", m.model_input) for m in ctx.moments],
+            input_boundaries=[
+                (f"generation {m.generation}", ctx.walk.boundary_problems(m.located))
+                for m in ctx.moments
+            ],
         )
         for name, findings in detect_all(evidence, ctx.config.detectors).items():
             out.checked[name] = findings is not None
