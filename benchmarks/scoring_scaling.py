@@ -18,12 +18,11 @@ sweep worker loads them once); their load time is printed once.
 diagnostics read at most ``max_moments`` of them, 64 by default; the moments column prints
 those read / the job's).
 
-``--warm`` adds what a later job of the same session costs in a sweep: the sweep's embedding
-store (``cache.embeddings``) already holds the vectors an earlier job of the session wrote,
-here the same session replayed under the other window (SOBA's default config when
-``--window`` is given, else the 64k one), scored once into a fresh store before the repeats.
-Each warm repeat starts with cold in-process caches, as a new worker would; the
-cross-encoder's pairs are not stored, so they run again.
+``--warm`` adds what a later job of the same session costs in a sweep: the sweep's store
+(``cache.embeddings``) already holds the vectors and the cross-encoder's pairs an earlier job
+of the session wrote, here the same session replayed under the other window (SOBA's default
+config when ``--window`` is given, else the 64k one), scored once into a fresh store before
+the repeats. Each warm repeat starts with cold in-process caches, as a new worker would.
 
     python benchmarks/scoring_scaling.py [--sizes 2500,5000,10000,20000]
         [--scorers default | availability,outcomes] [--variant soba-0.6.14+newest-blockers]

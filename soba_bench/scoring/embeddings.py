@@ -80,16 +80,21 @@ def model_file() -> Path:
 
 
 class EmbeddingStore:
-    """Vectors shared across processes: a SQLite file of (model, sha256 of text) -> 384
-    float32s. Looked up for what a process has not embedded yet; new vectors are buffered
-    and committed by :meth:`flush` (a job's end). Safe under concurrent writers (WAL, a busy
-    timeout, ``INSERT OR IGNORE``: a vector is a function of its text, so either writer's row
-    serves). A row that is not a vector stops the run with the file and key: a damaged cache
-    must not change scores silently."""
+    """Vectors shared across processes: a SQLite file of (model, sha256 of text) -> ``width``
+    numbers of ``dtype`` (the embedder's 384 float32s; the cross-encoder's three
+    probabilities of a pair, float64, under its own model name: see
+    :mod:`soba_bench.scoring.nli`). Looked up for what a process has not computed yet; new
+    rows are buffered and committed by :meth:`flush` (a job's end). Safe under concurrent
+    writers (WAL, a busy timeout, ``INSERT OR IGNORE``: a row is a function of its text, so
+    either writer's row serves). A row that is not such a vector stops the run with the file
+    and key: a damaged cache must not change scores silently."""
 
-    def __init__(self, path: str | Path, model: str = STORE_MODEL) -> None:
+    def __init__(
+        self, path: str | Path, model: str = STORE_MODEL, width: int = DIM, dtype: str = "float32"
+    ) -> None:
         self.path = Path(path)
         self.model = model
+        self.width, self.dtype = width, dtype
         self._pending: list[tuple[str, bytes, bytes]] = []
         self.hits = 0
         self.written = 0
@@ -128,8 +133,9 @@ class EmbeddingStore:
                     f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
                     (self.model, *chunk),
                 ).fetchall()
+                size = self.width * np.dtype(self.dtype).itemsize
                 for key, blob in rows:
-                    vector = np.frombuffer(blob, dtype=np.float32) if len(blob) == DIM * 4 else None
+                    vector = np.frombuffer(blob, dtype=self.dtype) if len(blob) == size else None
                     if vector is None or not np.isfinite(vector).all():
                         raise InputError(
                             "embedding cache row is not a vector; delete the file to rebuild it",
@@ -137,7 +143,7 @@ class EmbeddingStore:
                             field="vectors.vector",
                             value=f"{len(blob)} bytes for key {bytes(key).hex()[:16]}",
                             has_value=True,
-                            expected=f"{DIM} finite float32s",
+                            expected=f"{self.width} finite {self.dtype}s",
                         )
                     found[keys[bytes(key)]] = vector
         except sqlite3.DatabaseError as exc:
@@ -148,7 +154,7 @@ class EmbeddingStore:
         return found
 
     def add(self, text: str, vector: Any) -> None:
-        self._pending.append((self.model, self.key(text), vector.astype("float32").tobytes()))
+        self._pending.append((self.model, self.key(text), vector.astype(self.dtype).tobytes()))
 
     def flush(self) -> int:
         """Commit the buffered vectors; returns how many were buffered."""
@@ -315,43 +321,66 @@ _store_path: Path | None = None
 
 
 def use_store(path: str | Path | None) -> None:
-    """Share vectors through the store at ``path`` (None: none) from now on in this process;
-    ``$SOBA_BENCH_EMBED_CACHE`` wins when set. Costs nothing until something is embedded."""
+    """Share vectors (and the cross-encoder's pairs) through the store at ``path`` (None:
+    none) from now on in this process; ``$SOBA_BENCH_EMBED_CACHE`` wins when set. Costs
+    nothing until a model runs."""
     global _store_path
     flush_store()
     _store_path = Path(path) if path else None
-    if get_embedder.cache_info().currsize:
-        get_embedder().store = _make_store()
+    for model, kind in _users():
+        model.store = store_for(kind)
 
 
-def _make_store() -> EmbeddingStore | None:
+def _users() -> list[tuple[Any, str]]:
+    """The loaded models that keep rows in the store, with the rows' kind."""
+    from soba_bench.scoring.nli import get_model
+
+    return [
+        (getter(), kind)
+        for getter, kind in ((get_embedder, "vectors"), (get_model, "pairs"))
+        if getter.cache_info().currsize
+    ]
+
+
+def store_for(kind: str = "vectors") -> EmbeddingStore | None:
+    """The store of the embedder's vectors, or (``kind="pairs"``) of the cross-encoder's
+    probabilities: one file, two model names."""
     path = os.environ.get(STORE_ENV, "").strip() or _store_path
-    return EmbeddingStore(path) if path else None
+    if not path:
+        return None
+    if kind == "vectors":
+        return EmbeddingStore(path)
+    from soba_bench.scoring.nli import PAIR_STORE_MODEL
+
+    return EmbeddingStore(path, model=PAIR_STORE_MODEL, width=3, dtype="float64")
 
 
 def flush_store() -> int:
-    """Commit the process's new vectors to its store (a job's end); the number committed."""
-    if not get_embedder.cache_info().currsize:
-        return 0  # nothing was ever embedded
-    store = get_embedder().store
-    return store.flush() if store is not None else 0
+    """Commit the process's new rows to its store (a job's end); the number committed."""
+    return sum(model.store.flush() for model, _ in _users() if model.store is not None)
 
 
 def store_stats() -> dict[str, Any] | None:
-    """Vectors the process's store served and took since :func:`use_store` (None: no store
-    or nothing embedded)."""
-    if not get_embedder.cache_info().currsize or get_embedder().store is None:
+    """Rows the process's store served and took since :func:`use_store`: the embedder's
+    vectors, and the cross-encoder's pairs (None: no store or no model ran)."""
+    stores = {kind: model.store for model, kind in _users() if model.store is not None}
+    if not stores:
         return None
-    store = get_embedder().store
-    assert store is not None
-    return {"store": str(store.path), "hits": store.hits, "written": store.written}
+    vectors, pairs = stores.get("vectors"), stores.get("pairs")
+    return {
+        "store": str(next(iter(stores.values())).path),
+        "hits": vectors.hits if vectors else 0,
+        "written": vectors.written if vectors else 0,
+        "pairHits": pairs.hits if pairs else 0,
+        "pairsWritten": pairs.written if pairs else 0,
+    }
 
 
 @functools.cache
 def get_embedder() -> Embedder:
     """The process's embedder (loaded on first use: about half a second)."""
     embedder = Embedder(threads=threads_from_env())
-    embedder.store = _make_store()
+    embedder.store = store_for()
     return embedder
 
 

@@ -31,6 +31,7 @@ State facts (blockers, checks, files) are judged by the rules alone, as in every
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -39,7 +40,15 @@ from pathlib import Path
 from typing import Any
 
 from soba_bench.scoring.context import Context
-from soba_bench.scoring.embeddings import TOKENIZER, by_token_count, open_onnx, threads_from_env
+from soba_bench.scoring.embeddings import (
+    TOKENIZER,
+    TOKENIZER_SHA256,
+    EmbeddingStore,
+    by_token_count,
+    open_onnx,
+    store_for,
+    threads_from_env,
+)
 from soba_bench.scoring.hybrid import HybridConfig, judge_hybrid, strip_lead
 from soba_bench.scoring.verdict import (
     ABSENT,
@@ -61,6 +70,9 @@ MODEL_SHA256 = "f39d718a27c6690bacf056e2ae5d4bdff41fa44cafb5f3b3d155ca1b14b664ee
 MAX_TOKENS = 128  # what it was trained with: a statement and a fact fit in far fewer
 BATCH = 32
 CACHE_LIMIT = 200_000  # judged (statement, fact) pairs kept per process
+# A pair's probabilities depend on the model, the tokenizer and the truncation: all three
+# name its rows in the store.
+PAIR_STORE_MODEL = f"nli-int8:{MODEL_SHA256[:16]}:{TOKENIZER_SHA256[:16]}:{MAX_TOKENS}"
 # Rules whose verdict stands whatever the model says: they are about words, not meaning.
 WORD_RULES = ("words shuffled", "roles swapped", "another subject")
 
@@ -77,9 +89,16 @@ class NliConfig:
     max_chars: int = 400  # longer statements are tool output, not a restated fact
 
 
+def _pair_key(statement: str, fact: str) -> str:
+    """A pair as one text for the store's key (JSON: no two pairs give the same one)."""
+    return json.dumps([statement, fact], ensure_ascii=False)
+
+
 class NliModel:
     """The cross-encoder: (statement, fact) -> probabilities of entailment, contradiction,
-    neither. Results are cached per pair: every view of a history asks again."""
+    neither. Results are cached per pair: every view of a history asks again; with a store
+    (a sweep's ``cache.embeddings``), across processes too: the jobs of a sweep judge the same
+    session's statements against the same facts."""
 
     def __init__(self, threads: int | None = None, verify: bool = True) -> None:
         self._np, self.tokenizer, self.session = open_onnx(
@@ -87,6 +106,7 @@ class NliModel:
         )
         self._cache: dict[tuple[str, str], tuple[float, float, float]] = {}
         self._lock = threading.Lock()
+        self.store: EmbeddingStore | None = None
 
     def _run(self, pairs: list[tuple[str, str]]) -> Any:
         np = self._np
@@ -112,17 +132,26 @@ class NliModel:
             if len(self._cache) + len(missing) > CACHE_LIMIT:
                 self._cache.clear()  # a bound, not an LRU: a new run rebuilds what it needs
                 missing = sorted(set(statements), key=len)  # what was kept is gone too
+            if missing and self.store is not None:
+                keys = {_pair_key(s, fact): s for s in missing}
+                for key, row in self.store.get_many(list(keys), self._np).items():
+                    self._cache[(keys[key], fact)] = (float(row[0]), float(row[1]), float(row[2]))
+                missing = [s for s in missing if (s, fact) not in self._cache]
             pairs = [(s, fact) for s in missing]
             for batch in by_token_count(self.tokenizer, pairs, BATCH):
                 for pair, row in zip(batch, self._run(batch), strict=True):
                     self._cache[pair] = (float(row[0]), float(row[1]), float(row[2]))
+                    if self.store is not None:
+                        self.store.add(_pair_key(*pair), row)
             return [self._cache[(s, fact)] for s in statements]
 
 
 @cache
 def get_model() -> NliModel:
     """One model per process (its load is the expensive part)."""
-    return NliModel(threads=threads_from_env())
+    model = NliModel(threads=threads_from_env())
+    model.store = store_for("pairs")
+    return model
 
 
 def judge_nli(claim: Claim, context: Context, config: NliConfig = NliConfig()) -> Verdict:

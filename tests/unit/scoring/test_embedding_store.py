@@ -1,6 +1,7 @@
 """The embedding store (``cache.embeddings``): vectors shared across processes must be exactly
 the ones the model computes, must spare the model the texts it holds, and a damaged store must
-stop a run with its path (exit 2), not change scores."""
+stop a run with its path (exit 2), not change scores. The same holds for the cross-encoder's
+pairs, kept in the same file under the cross-encoder's own model name."""
 
 from __future__ import annotations
 
@@ -104,7 +105,8 @@ def test_a_file_that_is_not_a_store_is_an_error_naming_it(tmp_path):
 def test_a_run_fills_the_store_and_a_second_run_scores_the_same_from_it(tmp_path):
     env = {k: v for k, v in cli_env().items() if k != STORE_ENV}
     store = tmp_path / "vectors.sqlite"
-    common = ["corpus=synthetic-small", "corpus.limit=1", f"cache.embeddings={store}"]
+    # four sessions, so that the cross-encoder judges some pairs (the first two give it none)
+    common = ["corpus=synthetic-small", "corpus.limit=4", f"cache.embeddings={store}"]
     runs = []
     for n in (1, 2):
         out = tmp_path / f"run{n}"
@@ -115,6 +117,9 @@ def test_a_run_fills_the_store_and_a_second_run_scores_the_same_from_it(tmp_path
     assert first["store"] == second["store"] == str(store)
     assert first["written"] > 0 and first["hits"] == 0
     assert second["written"] == 0 and second["hits"] > 0  # nothing embedded twice
+    # the cross-encoder's pairs too (the default matcher asks it)
+    assert first["pairsWritten"] > 0 and first["pairHits"] == 0
+    assert second["pairsWritten"] == 0 and second["pairHits"] > 0
     scores = [(r / "scores" / "corpus.jsonl").read_text() for r in runs]
     assert scores[0] == scores[1]
 
@@ -139,10 +144,86 @@ def test_the_environment_variable_wins_over_the_config(tmp_path, monkeypatch):
     monkeypatch.setenv(STORE_ENV, str(tmp_path / "env.sqlite"))
     embeddings.use_store(tmp_path / "config.sqlite")
     try:
-        made = embeddings._make_store()
+        made = embeddings.store_for()
         assert made is not None and made.path == tmp_path / "env.sqlite"
         monkeypatch.delenv(STORE_ENV)
-        made = embeddings._make_store()
+        made = embeddings.store_for()
         assert made is not None and made.path == tmp_path / "config.sqlite"
     finally:
         embeddings.use_store(None)
+
+
+PAIRS = [
+    ("We switched to winston as logger since pino broke the build", TEXTS[0]),
+    ("pino stays the logger", TEXTS[0]),
+    ("the job queue changes are documented in docs/architecture.md", TEXTS[2]),
+]
+
+
+@pytest.fixture(scope="module")
+def nli():
+    from soba_bench.scoring.nli import NliModel
+
+    return NliModel(threads=1)
+
+
+def _pair_store(path):
+    from soba_bench.scoring.nli import PAIR_STORE_MODEL
+
+    return EmbeddingStore(path, model=PAIR_STORE_MODEL, width=3, dtype="float64")
+
+
+def test_a_stored_pair_is_the_computed_one_and_is_not_computed_again(nli, tmp_path, monkeypatch):
+    from soba_bench.scoring.nli import NliModel
+
+    first = NliModel(threads=1)
+    first.store = _pair_store(tmp_path / "e.sqlite")
+    computed = [first.probabilities([s], f)[0] for s, f in PAIRS]
+    assert first.store.flush() == len(PAIRS)
+    assert computed == [nli.probabilities([s], f)[0] for s, f in PAIRS]  # bit for bit
+
+    second = NliModel(threads=1)
+    second.store = _pair_store(tmp_path / "e.sqlite")
+
+    def no_model(pairs):
+        raise AssertionError(f"the model ran for {pairs}")
+
+    monkeypatch.setattr(second, "_run", no_model)
+    assert [second.probabilities([s], f)[0] for s, f in PAIRS] == computed
+    assert second.store.hits == len(PAIRS)
+    # the embedder's rows and the pairs' do not mix: another model name, another width
+    assert EmbeddingStore(tmp_path / "e.sqlite").get_many([PAIRS[0][0]], np) == {}
+
+
+def test_only_pairs_the_store_lacks_reach_the_cross_encoder(nli, tmp_path, monkeypatch):
+    from soba_bench.scoring.nli import NliModel
+
+    seed = NliModel(threads=1)
+    seed.store = _pair_store(tmp_path / "e.sqlite")
+    seed.probabilities([PAIRS[0][0]], PAIRS[0][1])
+    seed.store.flush()
+    fresh = NliModel(threads=1)
+    fresh.store = _pair_store(tmp_path / "e.sqlite")
+    ran: list = []
+    real = fresh._run
+    monkeypatch.setattr(fresh, "_run", lambda pairs: ran.append(pairs) or real(pairs))
+    fresh.probabilities([PAIRS[0][0], PAIRS[1][0]], TEXTS[0])
+    assert [p for batch in ran for p in batch] == [(PAIRS[1][0], TEXTS[0])]
+
+
+def test_a_pair_row_that_is_not_three_probabilities_stops_with_the_file(nli, tmp_path):
+    from soba_bench.scoring.nli import NliModel
+
+    path = tmp_path / "e.sqlite"
+    model = NliModel(threads=1)
+    model.store = _pair_store(path)
+    model.probabilities([PAIRS[0][0]], PAIRS[0][1])
+    model.store.flush()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE vectors SET vector = ?", (np.zeros(3, np.float32).tobytes(),))
+    again = NliModel(threads=1)
+    again.store = _pair_store(path)
+    with pytest.raises(InputError) as caught:
+        again.probabilities([PAIRS[0][0]], PAIRS[0][1])
+    message = str(caught.value)
+    assert str(path) in message and "12 bytes" in message and "3 finite float64s" in message
