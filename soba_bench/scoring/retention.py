@@ -17,7 +17,7 @@ the matcher reads only the capsule (see :func:`label_of`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +137,7 @@ def evidence(fact: Fact) -> tuple[str, ...]:
     )
 
 
-def stated_results(fact: Fact) -> dict[str, str] | None:
+def stated_results(fact: Fact) -> Mapping[str, str] | None:
     """For a verification whose truth records its runs: entry id -> the result that entry
     shows (each run's output, and each report of it such as a turn summary, ``reports``).
     None for any other fact, which its entries show whenever they are sent.
@@ -148,11 +148,25 @@ def stated_results(fact: Fact) -> dict[str, str] | None:
     records no runs (an older or hand-written one) leaves the check to :func:`evidence`."""
     if fact.kind != "verification":
         return None
+    kept = _STATED.get(id(fact))
+    if kept is not None and kept[0] is fact:
+        return kept[1]
     runs = recorded_results(fact, "runs")
-    if runs is None:
-        return None
-    said = (*runs, *(recorded_results(fact, "reports") or ()))
-    return {e: r for e, r in said if isinstance(e, str) and r is not None}
+    found = None
+    if runs is not None:
+        said = (*runs, *(recorded_results(fact, "reports") or ()))
+        found = {e: r for e, r in said if isinstance(e, str) and r is not None}
+    if len(_STATED) >= _STATED_LIMIT:
+        _STATED.clear()  # a bound, not an LRU
+    # Kept with the fact itself: an id is only reused once its object is gone.
+    _STATED[id(fact)] = (fact, found)
+    return found
+
+
+# A check's entry -> result map, made once per fact: it is asked for each view at every
+# moment, and a long session's check has hundreds of runs (issue 18).
+_STATED: dict[int, tuple[Fact, Mapping[str, str] | None]] = {}
+_STATED_LIMIT = 100_000
 
 
 def _shown(fact: Fact, view: View, result: str | None = None) -> bool:
