@@ -12,9 +12,11 @@ from pathlib import Path
 
 from soba_bench.compactors.views import VIEWS
 from soba_bench.scoring.match import PROSE_MATCHERS, MatchConfig
+from soba_bench.scoring.points import DEFAULT_MAX_POINTS
 from soba_bench.scoring.probes import ProbeConfig, get_prober
 from soba_bench.scoring.probes.tables import describe_probers, format_probes, parse_params
 from soba_bench.scoring.runner import score_run
+from soba_bench.scoring.scorer import DEFAULT_MAX_MOMENTS
 from soba_bench.scoring.session import SCORERS, ScoreConfig
 from soba_bench.sweep.console import format_scores
 
@@ -57,8 +59,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "prose), verdict (the rules alone), fuzzy (word containment, then rapidfuzz) or "
         "embedding (word containment, then sentence embeddings)",
     )
+    parser.add_argument(
+        "--max-points",
+        type=_count_or_all,
+        default=DEFAULT_MAX_POINTS,
+        metavar="N|all",
+        help=f"requests per session availability is scored on, a seeded sample above it "
+        f"(default {DEFAULT_MAX_POINTS})",
+    )
+    parser.add_argument(
+        "--max-moments",
+        type=_count_or_all,
+        default=DEFAULT_MAX_MOMENTS,
+        metavar="N|all",
+        help=f"capsule moments per session the diagnostics read, the final state and a seeded "
+        f"sample above it; a sampled session has no drift (default {DEFAULT_MAX_MOMENTS})",
+    )
     parser.add_argument("--out", type=Path, help="write the tables here (default RUN_DIR/scores)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _count_or_all(text: str) -> int | None:
+    if text == "all":
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count >= 1 or 'all'")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         baselines=tuple(args.baselines) if args.baselines else ScoreConfig.baselines,
         probes=ProbeConfig.from_params(parse_params(args.params)),
         match=MatchConfig(prose_matcher=args.prose_matcher),
+        max_points=args.max_points,
+        max_moments=args.max_moments,
     )
     summary = score_run(args.run_dir, config, args.out)
     if "probes" in config.scorers:

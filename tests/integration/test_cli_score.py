@@ -60,6 +60,42 @@ def test_run_scores_and_score_rescores_without_replaying(tmp_path, capsys, monke
             run_dir / "scores" / f"{table}.jsonl"
         )
 
+    # every moment, or the final state and one more: the session table says how many the job had
+    scored = {}
+    for bound in ("all", "2"):
+        out = tmp_path / f"moments-{bound}"
+        assert (
+            main(
+                [
+                    "score",
+                    str(run_dir),
+                    "--scorer",
+                    "retention",
+                    "--max-moments",
+                    bound,
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
+        scored[bound] = {
+            (r["view"], r["moment"]): r
+            for r in read(out / "sessions.jsonl")
+            if r["strategy"] == "soba"
+        }
+    every, two = scored["all"][("capsule", "capsules")], scored["2"][("capsule", "capsules")]
+    assert every["moments"] == every["points"] == len(capsules) > 1
+    assert (two["moments"], two["points"]) == (len(capsules), 1)
+    assert read(tmp_path / "moments-all" / "drift.jsonl") and not read(
+        tmp_path / "moments-2" / "drift.jsonl"
+    )
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:  # argparse's usage error: exit 2
+        main(["score", str(run_dir), "--max-moments", "0"])
+    assert refused.value.code == 2
+    assert "--max-moments: '0' is not a count" in capsys.readouterr().err
+
 
 def test_score_with_one_scorer_and_bad_input(tmp_path, capsys):
     results = tmp_path / "r"
