@@ -150,8 +150,8 @@ class PathsConf:
 class CacheConf:
     # Per-item token counts of cached meters (tiktoken), shared by all jobs and processes.
     token_counts: str | None = "${paths.cache_dir}/token-counts.sqlite"
-    # Sentence vectors of the embedding and hybrid matchers, shared the same way (null: none;
-    # $SOBA_BENCH_EMBED_CACHE wins when set).
+    # Sentence vectors of the embedding and hybrid matchers, and the cross-encoder's pair
+    # probabilities, shared the same way (null: none; $SOBA_BENCH_EMBED_CACHE wins when set).
     embeddings: str | None = "${paths.cache_dir}/embeddings.sqlite"
 
 
