@@ -342,6 +342,7 @@ class _ToolIndex:
         self.items_before = [0] * (count + 1)
         self.last_other = [-1] * (count + 1)
         calls: list[int] = []
+        call_ids: list[Any] = []
         outputs: list[int] = []
         output_at: dict[Any, list[int]] = {}
         latest_call: dict[Any, int] = {}
@@ -357,6 +358,7 @@ class _ToolIndex:
                 continue
             if kind in E.CALL_TYPES:
                 calls.append(index)
+                call_ids.append(item.get("call_id"))
                 latest_call[item.get("call_id")] = index
             elif kind in E.OUTPUT_TYPES:
                 call_id = item.get("call_id")
@@ -365,8 +367,8 @@ class _ToolIndex:
                 call_before.append(latest_call.get(call_id, -1))
         self._output_at = output_at
         output_before, output_after = [], []
-        for index in calls:
-            at = output_at.get(replayed[index].item.get("call_id"), [])  # type: ignore[union-attr]
+        for index, call_id in zip(calls, call_ids, strict=True):
+            at = output_at.get(call_id, [])
             k = bisect_right(at, index)
             output_before.append(at[k - 1] if k else -1)
             output_after.append(at[k] if k < len(at) else count)
