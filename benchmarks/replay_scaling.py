@@ -22,6 +22,13 @@ from soba_bench.replay.simulator import replay_session
 SIZES = (1_000, 2_500, 5_000, 10_000, 20_000)
 
 
+def window_config(window: int):
+    """SOBA's engine config with ``window`` as its contextWindow, and the output reserve the
+    benchmarks pair with it (32,768 tokens from 100k up, else 8,192)."""
+    output = 32_768 if window >= 100_000 else 8_192
+    return build_engine_config({"contextWindow": window, "maxOutputTokens": output})
+
+
 def measure(session, config, repeat: int) -> tuple[float, float, dict]:
     times = []
     for _ in range(repeat):
@@ -41,8 +48,8 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=128_000, help="contextWindow")
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args()
-    output = 32_768 if args.window >= 100_000 else 8_192
-    config = build_engine_config({"contextWindow": args.window, "maxOutputTokens": output})
+    config = window_config(args.window)
+    output = f"{config.maxOutputTokens:.0f}"
     print(f"window {args.window}/{output}, median of {args.repeat} runs, seed {args.seed}")
     print(
         f"{'entries':>8} {'seconds':>9} {'entries/s':>10} {'peak MiB':>9} {'attempts':>9} "

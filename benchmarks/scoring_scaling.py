@@ -43,6 +43,8 @@ import time
 from pathlib import Path
 from statistics import median
 
+from replay_scaling import window_config  # the sibling benchmark (this folder is on sys.path)
+
 import soba_bench.scoring
 from soba_bench.compactors import CompactorContext, get_compactor
 from soba_bench.corpora.synthetic import SyntheticConfig, generate_session
@@ -96,11 +98,8 @@ class ModelClock:
 
 
 def _engine(window: int | None):
-    return build_engine_config(
-        {}
-        if window is None
-        else {"contextWindow": window, "maxOutputTokens": 32_768 if window >= 100_000 else 8_192}
-    )
+    """SOBA's default config, or ``window`` with replay_scaling.py's output reserve."""
+    return build_engine_config({}) if window is None else window_config(window)
 
 
 def main() -> None:

@@ -191,8 +191,11 @@ def test_a_stored_pair_is_the_computed_one_and_is_not_computed_again(nli, tmp_pa
     monkeypatch.setattr(second, "_run", no_model)
     assert [second.probabilities([s], f)[0] for s, f in PAIRS] == computed
     assert second.store.hits == len(PAIRS)
-    # the embedder's rows and the pairs' do not mix: another model name, another width
-    assert EmbeddingStore(tmp_path / "e.sqlite").get_many([PAIRS[0][0]], np) == {}
+    # the embedder's rows and the pairs' do not mix: under the embedder's model name the
+    # pair's own key finds nothing (the same name would find its 24 bytes and refuse them)
+    from soba_bench.scoring.nli import _pair_key
+
+    assert EmbeddingStore(tmp_path / "e.sqlite").get_many([_pair_key(*PAIRS[0])], np) == {}
 
 
 def test_only_pairs_the_store_lacks_reach_the_cross_encoder(nli, tmp_path, monkeypatch):
