@@ -129,18 +129,43 @@ def test_presence_matches_the_full_label(monkeypatch, fact_and_texts, kind, stat
     assert entails_hybrid(claim, context) == (label == ENTAILED)
 
 
-# Path characters, the JSON escapes around them and white space, so that runs, "./"
-# prefixes, trailing dots and near misses ("a/b.ts" inside "xa/b.tsx") all occur.
-_PATHISH = st.text(st.sampled_from(list('ab/.-_x~ "\\\n:)')), max_size=24)
+# Paths, path characters, characters JSON escapes, and line breaks: so that runs, "./"
+# prefixes, trailing dots, near misses ("a/b.ts" inside "xa/b.tsx") and paths at the start of
+# a line all occur.
+_PATHISH = st.lists(
+    st.sampled_from(
+        ["a/b.ts", "./a/b.ts", "b.", "x", "/", "~", "-", ":", ")", " ", '"', "\\", "\n", "\t"]
+    ),
+    max_size=8,
+).map("".join)
+# Parsed JSON: the strings stand as values, keys and list items, beside other scalars.
+_ITEM = st.recursive(
+    _PATHISH | st.integers() | st.booleans() | st.none(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_PATHISH, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _each_string(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from _each_string(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _each_string(inner)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_PATHISH, max_size=6), st.lists(_PATHISH, max_size=6))
-def test_session_paths_match_extraction(texts, asked):
-    items = [{"type": "message", "content": t} for t in texts]
+@given(st.lists(_ITEM, max_size=6), st.lists(_PATHISH, max_size=6))
+def test_session_paths_match_extraction(items, asked):
+    # The oracle reads each string on its own, as a user reads the entry.
     named: set[str] = set()
     for item in items:
-        named |= capsule_paths(json.dumps(item, ensure_ascii=False))
+        for string in _each_string(item):
+            named |= capsule_paths(string)
     lookup = SessionPaths(items)
     for path in [*named, *asked, *(capsule_paths(a) for a in asked)]:
         for one in [path] if isinstance(path, str) else path:

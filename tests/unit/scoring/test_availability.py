@@ -393,3 +393,22 @@ def test_contradiction_and_invented_paths_count_what_the_capsule_sent_states_wro
     (clean,) = score_replay("s", REPLAYED, TRUTH, ONLY, LINES).availability
     assert clean["contradiction"] == 0.0 and clean["contradicted"] == 0
     assert clean["inventedPaths"] is None  # it names no path at all
+
+
+def test_a_path_listed_on_its_own_line_is_named_by_the_session():
+    # A listing puts each path at the start of a line. Read from the entry's JSON, the
+    # newline's escape ("\n") joined the next path ("nsrc/zz/helpers_v2.py"), and a capsule
+    # naming a file the session listed was charged an invented path.
+    listing = "src/a.py\nsrc/zz/helpers_v2.py\n\tdocs/notes.md\r\nREADME.md"
+    replayed = list(REPLAYED)
+    replayed[3] = item("o1", {"type": "function_call_output", "call_id": "k1", "output": listing})
+    state = {
+        **CAPSULE["portableState"],
+        "completed": ["Read file: src/zz/helpers_v2.py, docs/notes.md and src/made/up.py"],
+    }
+    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
+    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    # Three paths named at each of the two points sent with the capsule; only src/made/up.py
+    # is not in the session.
+    assert row["pathsNamed"] == 6
+    assert row["inventedPaths"] == pytest.approx(1 / 3)
