@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from soba_bench.corpora.truth import GroundTruth
+from soba_bench.gc_pause import frozen_heap
 from soba_bench.scoring import scorers as _builtins  # noqa: F401  (registers the scorers)
 from soba_bench.scoring.scorer import (
     FINAL,
@@ -50,12 +51,16 @@ def score_replay(
     (the replayed strategy stands in for it). Scorers that need a ground truth are skipped
     for a session without one."""
     config = config or ScoreConfig()
-    ctx = ScoreContext(session_name, replayed, truth, config, barriers)
-    moments, capsules = ctx.moment_counts()
-    out = SessionScores(session_name, moments=moments, capsules=capsules)
-    for name in config.scorers:
-        scorer = SCORERS.get(name)
-        if scorer.needs_truth and truth is None:
-            continue
-        scorer().score(ctx, out)
+    # The replay, its session and a worker's caches are alive before scoring starts and
+    # outlive it: collections that walked them again and again were about a sixth of a sweep
+    # job's scoring (issue 18). What scoring allocates is still collected.
+    with frozen_heap():
+        ctx = ScoreContext(session_name, replayed, truth, config, barriers)
+        moments, capsules = ctx.moment_counts()
+        out = SessionScores(session_name, moments=moments, capsules=capsules)
+        for name in config.scorers:
+            scorer = SCORERS.get(name)
+            if scorer.needs_truth and truth is None:
+                continue
+            scorer().score(ctx, out)
     return out
