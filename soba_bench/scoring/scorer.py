@@ -116,8 +116,10 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   read from each string of an entry, not from the entry's JSON, where a newline's escape
 #   joined the next path: every path a listing put at the start of a line (2,701 of the
 #   3,118 paths the real logs in tests/data/importers/real name) read as never named, and a
-#   capsule naming one was charged an invented path. The bundled sessions' capsules name
-#   paths only where the session's calls do, so the golden digest is unchanged.
+#   capsule naming one was charged an invented path. A capsule's path that ends one the
+#   session names after a folder ("src/a.ts" for "/home/me/repo/src/a.ts") is named too. The
+#   bundled sessions' capsules name paths as the session's calls do, so the golden digest is
+#   unchanged.
 SCORES_REVISION = 9
 
 

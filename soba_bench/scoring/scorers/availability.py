@@ -89,7 +89,11 @@ _PATH_CHAR = re.compile(r"[\w.~/@+-]")  # a character PATH_TOKEN's runs are made
 class SessionPaths:
     """The file paths the session's own entries name anywhere (calls, outputs, messages), as
     :func:`capsule_paths` reads them from each string of an entry (its values and keys): a
-    path a capsule names that is not among them was made up.
+    path a capsule names that is not among them, nor the end of one of them after a folder,
+    was made up. The end counts because a summary names files from the repository's root
+    ("lib/web/live.ex") where a tool named them from the file system's ("/home/me/spotter/
+    lib/web/live.ex"): in the real Claude Code logs, 41 of the 63 absolute paths are never
+    named from their session's working folder.
 
     The strings, not the entry's JSON: JSON writes a newline or a tab inside a string as
     ``\\n`` or ``\\t``, whose letter joins the next path's run, so each path a listing (``ls``,
@@ -124,7 +128,8 @@ class SessionPaths:
                 start -= 1
             while end < len(text) and _PATH_CHAR.match(text, end):
                 end += 1
-            if capsule_paths(text[start:end]) == {path}:
+            # A run holds one path at most (it has no character that would split it).
+            if any(q == path or q.endswith("/" + path) for q in capsule_paths(text[start:end])):
                 return True
             at = text.find(path, at + 1)
         return False

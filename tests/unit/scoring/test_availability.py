@@ -412,3 +412,21 @@ def test_a_path_listed_on_its_own_line_is_named_by_the_session():
     # is not in the session.
     assert row["pathsNamed"] == 6
     assert row["inventedPaths"] == pytest.approx(1 / 3)
+
+
+def test_a_path_named_from_another_folder_is_not_invented():
+    # A tool reads absolute paths; a summary names the file from the repository's root.
+    replayed = list(REPLAYED)
+    arguments = json.dumps({"path": "/home/me/parser/src/a.py"})
+    replayed[2] = item(
+        "c1", {"type": "function_call", "name": "read", "arguments": arguments, "call_id": "k1"}
+    )
+    state = {
+        **CAPSULE["portableState"],
+        # the same file, a near miss of its name, and the file under another folder's name
+        "completed": ["Read file: src/a.py; also parser/src/a.pyc and rc/a.py"],
+    }
+    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
+    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    assert row["pathsNamed"] == 6
+    assert row["inventedPaths"] == pytest.approx(2 / 3)

@@ -42,7 +42,7 @@ DIGESTS = {
     7: "46361e0dc5383843c9d932ac5f3d41a9fe88718777e93e3b1cacbf2ce2272903",
     # the moments a job had beside those read (these jobs have fewer than the bound)
     8: "ece3cc5f3dea129eb0b9c5c7011a17c27adce6550a551a675e46cd106927bb2f",
-    # paths read from an entry's strings: these capsules name only paths their calls name
+    # a session's paths read from its strings, a path's end named: these name them as calls do
     9: "ece3cc5f3dea129eb0b9c5c7011a17c27adce6550a551a675e46cd106927bb2f",
 }
 

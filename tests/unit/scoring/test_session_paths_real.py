@@ -76,3 +76,21 @@ def test_the_real_logs_list_paths_at_the_start_of_later_lines():
     counts = {fmt: _paths(fmt)[1] for fmt in sorted(FOLDERS)}
     assert sum(counts.values()) >= 100, counts
     assert sum(1 for n in counts.values() if n) >= 4, counts
+
+
+def test_a_path_from_the_sessions_folder_is_named():
+    # Claude Code reads absolute paths; a summary names them from the working folder.
+    relative = 0
+    for session in import_source("claude-code", str(REAL / "claude-code")).sessions:
+        cwd = session.lines[0].get("cwd", "").rstrip("/")
+        items = [Entry(line["type"], line).item for line in session.lines]
+        items = [i for i in items if i is not None]
+        lookup = SessionPaths(items)
+        for item in items:
+            for string in _values(item):
+                for path in capsule_paths(string):
+                    if cwd and path.startswith(cwd + "/") and "/" in path[len(cwd) + 1 :]:
+                        relative += 1
+                        assert path[len(cwd) + 1 :] in lookup, path
+                        assert path[len(cwd) :] not in lookup  # a leading "/": another path
+    assert relative >= 40
