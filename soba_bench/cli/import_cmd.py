@@ -17,6 +17,7 @@ import argparse
 from pathlib import Path
 
 from soba_bench.corpora.importers import IMPORTERS, ImportOptions, import_source
+from soba_bench.corpora.importers.base import TOOL_NAMES
 from soba_bench.corpora.importers.hf import HF_MAPPINGS
 from soba_bench.corpora.importers.writer import write_corpus
 from soba_bench.errors import InputError
@@ -45,6 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="cut tool outputs longer than N characters (counted in the sidecars); "
         "default: keep everything",
     )
+    parser.add_argument(
+        "--tool-names",
+        choices=TOOL_NAMES,
+        default="soba",
+        help="soba (default): write a call that is one of SOBA's tools (a file read, one "
+        "file's edit, a shell command) as that tool, so SOBA's engine lists its files and "
+        "checks in a capsule's artifacts; source: keep the source's tool names and arguments",
+    )
     hf = parser.add_argument_group("hf options")
     hf.add_argument("--mapping", help=f"column mapping ({', '.join(HF_MAPPINGS)})")
     hf.add_argument(
@@ -69,6 +78,9 @@ def loss_lines(origin: dict) -> list[str]:
             line += " (skipped: " + ", ".join(f"{r} x{n}" for r, n in tally["skipped"].items())
             line += ")"
         out.append(line)
+    renamed = origin.get("toolNames") or {}
+    if renamed:
+        out.append("as SOBA's tools: " + ", ".join(f"{r} x{n}" for r, n in renamed.items()))
     lost = origin.get("lost") or {}
     if lost:
         out.append("LOST (lenient): " + ", ".join(f"{n} {what}" for what, n in lost.items()))
@@ -82,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     options = ImportOptions(
         lenient=args.lenient,
         max_output_chars=args.max_output_chars,
+        tool_names=args.tool_names,
         hf_mapping=args.mapping,
         hf_columns=tuple(args.column),
         hf_split=args.split,

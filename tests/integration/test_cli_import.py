@@ -190,3 +190,32 @@ def test_every_real_log_imports_strictly_and_replays(tmp_path, capsys):
             # The whole branch is walked and the engine is asked at least once.
             assert summary["replayedEntries"] == summary["branchEntries"] > 0, session.name
             assert summary["preflights"] >= 1, session.name
+
+
+def test_tool_names_are_sobas_unless_the_source_is_asked_for(tmp_path, capsys):
+    src = DATA / "claude-code"
+    assert main(["import", "claude-code", str(src), "--out", str(tmp_path / "soba")]) == 0
+    assert "as SOBA's tools: Read -> read x" in capsys.readouterr().out
+    assert main(
+        ["import", "claude-code", str(src), "--out", str(tmp_path / "kept"),
+         "--tool-names", "source"]
+    ) == 0  # fmt: skip
+    assert "as SOBA's tools" not in capsys.readouterr().out
+
+    def names(folder):
+        return [
+            json.loads(line)["item"]["name"]
+            for session in sorted(folder.glob("*.jsonl"))
+            for line in session.read_text().splitlines()
+            if '"function_call"' in line
+        ]
+
+    soba, kept = names(tmp_path / "soba"), names(tmp_path / "kept")
+    assert len(soba) == len(kept) and "read" in soba and "Read" in kept and "read" not in kept
+    # the ground truth is the same either way
+    for truth in (tmp_path / "kept").glob("*.truth.json"):
+        mine = json.loads(truth.read_text())["facts"]
+        assert json.loads((tmp_path / "soba" / truth.name).read_text())["facts"] == mine
+    done = cli("import", "claude-code", str(src), "--out", str(tmp_path / "x"), "--tool-names", "x")
+    assert done.returncode == 2 and "--tool-names" in done.stderr
+    assert not (tmp_path / "x").exists()

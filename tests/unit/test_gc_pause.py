@@ -33,9 +33,10 @@ def test_a_callers_freeze_is_left_alone():
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
+        # neither frozen again (more) nor handed back (none); frozen objects may die meanwhile
         with frozen_heap():
-            assert gc.get_freeze_count() == frozen
-        assert gc.get_freeze_count() == frozen
+            assert 0 < gc.get_freeze_count() <= frozen
+        assert 0 < gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
 

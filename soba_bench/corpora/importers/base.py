@@ -21,15 +21,20 @@ from soba_bench.jsonio import read_bytes
 # The fallback timestamp of lines whose source has none (deterministic on purpose).
 EPOCH = "1970-01-01T00:00:00.000Z"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+# ImportOptions.tool_names: calls written as SOBA's own tools, or as the source named them.
+TOOL_NAMES = ("soba", "source")
 
 
 @dataclass(frozen=True)
 class ImportOptions:
     """How to import. ``max_output_chars`` cuts longer tool outputs (counted in the sidecar
-    origin); the ``hf_*`` fields only concern the ``hf`` importer."""
+    origin); ``tool_names`` writes the calls whose meaning is one of SOBA's tools as that
+    tool (``soba``, see :mod:`soba_bench.corpora.importers.soba_tools`) or as the source
+    named them (``source``); the ``hf_*`` fields only concern the ``hf`` importer."""
 
     lenient: bool = False
     max_output_chars: int | None = None
+    tool_names: str = "soba"
     hf_mapping: str | None = None
     hf_columns: tuple[tuple[str, str], ...] = ()
     hf_split: str = "train"
@@ -43,6 +48,14 @@ class ImportOptions:
                 value=self.max_output_chars,
                 has_value=True,
                 expected="an integer >= 1, or none for no truncation",
+            )
+        if self.tool_names not in TOOL_NAMES:
+            raise InputError(
+                "unknown tool_names",
+                field="tool_names",
+                value=self.tool_names,
+                has_value=True,
+                expected=" or ".join(TOOL_NAMES),
             )
         if self.hf_limit is not None and self.hf_limit < 1:
             raise InputError(

@@ -27,6 +27,7 @@ from soba_bench.corpora.importers.base import (
     digest,
 )
 from soba_bench.corpora.importers.facts import UNKNOWN_KINDS, FactCollector, ToolUse
+from soba_bench.corpora.importers.soba_tools import as_soba_call
 from soba_bench.corpora.importers.source import Where, dumps_args, writable
 from soba_bench.corpora.importers.tools import classify_generic
 from soba_bench.corpora.truth import RecordedCompaction
@@ -193,11 +194,22 @@ class SessionBuilder:
         where: Where,
         use: ToolUse | None = None,
     ) -> str:
-        """A ``function_call``; dict/list arguments are written as a JSON string."""
-        args = arguments if isinstance(arguments, str) else dumps_args(arguments, where)
-        item = {"type": "function_call", "call_id": call_id, "name": name, "arguments": args}
+        """A ``function_call``; dict/list arguments are written as a JSON string. A call that
+        is one of SOBA's tools is written as that tool (``options.tool_names``, soba_tools);
+        the ground truth reads the source's name and arguments either way."""
+        use = use or classify_generic(name, arguments)
+        written, written_args = name, arguments
+        if self.options.tool_names == "soba":
+            soba = as_soba_call(name, arguments, use)
+            if soba is not None:
+                written, written_args = soba
+                renamed = self.notes.setdefault("toolNames", {})
+                label = f"{name} -> {written}"
+                renamed[label] = renamed.get(label, 0) + 1
+        args = written_args if isinstance(written_args, str) else dumps_args(written_args, where)
+        item = {"type": "function_call", "call_id": call_id, "name": written, "arguments": args}
         soba_id, entry_id = self._register_call(call_id, item, key, ts)
-        self.facts.call(soba_id, entry_id, name, use or classify_generic(name, arguments))
+        self.facts.call(soba_id, entry_id, name, use)
         return entry_id
 
     def shell_call(self, call_id: str, command: str, *, key: str, ts: str | None = None) -> str:

@@ -77,8 +77,9 @@ def test_blocks_map_to_soba_items_with_content_kept_verbatim(transcript):
     )
     assert its[4]["output"] == read_result  # not truncated, not reformatted
     call = its[3]
-    assert call["name"] == "Read" and json.loads(call["arguments"]) == {
-        "file_path": "/home/dev/projects/weather-cli/src/weather/http_client.py"
+    # Claude Code's Read is SOBA's read: its file under SOBA's key (soba_tools)
+    assert call["name"] == "read" and json.loads(call["arguments"]) == {
+        "path": "/home/dev/projects/weather-cli/src/weather/http_client.py"
     }
     failed = next(i for i in its if i.get("call_id") == "toolu_05Bash" and "output" in i)
     assert failed["status"] == "failed" and failed["output"].startswith("Exit code 1")

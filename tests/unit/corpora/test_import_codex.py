@@ -117,7 +117,8 @@ def test_legacy_rollout_format():
     # `ls -la` ran (exit 0) but checks nothing: not a verification, and not a blocker.
     assert facts_of(session, "verification") == [] and facts_of(session, "blocker") == []
     call = next(i for i in items(session) if i["type"] == "function_call")
-    assert json.loads(call["arguments"])["command"] == ["ls", "-la"]
+    # the legacy shell tool is SOBA's bash, whose command is one string
+    assert call["name"] == "bash" and json.loads(call["arguments"])["command"] == "ls -la"
 
 
 def test_output_without_call_and_bad_role_are_errors():

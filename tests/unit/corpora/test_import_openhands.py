@@ -26,7 +26,8 @@ def test_events_map_to_items(session):
     assert its[2]["role"] == "assistant"
     assert its[2]["content"][0]["text"] == "Let me look at the export code first."
     call = its[3]
-    assert call["call_id"] == "toolu_01" and call["name"] == "str_replace_editor"
+    # the editor's view of a file is SOBA's read (soba_tools), its path already under "path"
+    assert call["call_id"] == "toolu_01" and call["name"] == "read"
     # the arguments the model wrote, from model_response, not OpenHands' parsed args
     assert call["arguments"] == ('{"command": "view", "path": "/workspace/inventory/export.py"}')
     assert its[-1]["name"] == "finish"

@@ -236,7 +236,8 @@ SMITH = [
 def _check_smith(session):
     check_session(session)
     calls = [i for i in items(session) if i["type"] == "function_call"]
-    assert [c["name"] for c in calls] == ["bash", "str_replace_editor", "bash", "submit"]
+    # the editor's str_replace is SOBA's edit (soba_tools)
+    assert [c["name"] for c in calls] == ["bash", "edit", "bash", "submit"]
     assert sum(1 for i in items(session) if i["type"] == "function_call_output") == 3
     users = [i for i in items(session) if i.get("role") == "user"]
     assert len(users) == 1  # the observations are outputs, not user turns

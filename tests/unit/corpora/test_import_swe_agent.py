@@ -68,7 +68,11 @@ def test_function_calling_variant_keeps_ids_and_pairs_reused_ids(imported):
     session = imported["marshmallow-1867.function_calling"]
     its = items(session)
     calls = [i for i in its if i["type"] == "function_call"]
-    assert [c["name"] for c in calls][:3] == ["create", "edit", "bash"]
+    # create names its file: SOBA's write; edit works on the open file, named nowhere in
+    # its arguments, so it keeps its name (soba_tools moves a path, never adds one)
+    assert [c["name"] for c in calls][:3] == ["write", "edit", "bash"]
+    assert json.loads(calls[0]["arguments"]) == {"path": "reproduce.py"}
+    assert session.origin["toolNames"] == {"create -> write": 1, "open -> read": 1}
     assert calls[0]["call_id"] == "call_cyI71DYnRdoLHWwtZgIaW2wr"
     assert session.origin["renamedCallIds"] == 5  # the demo reuses ids; each made unique
     assert len({c["call_id"] for c in calls}) == len(calls) == 11
