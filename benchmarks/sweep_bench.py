@@ -1,9 +1,9 @@
 """Sweep throughput: 25 engine configs x 10 generated sessions of about 2,000 entries, the
 deterministic summarizer, the joblib launcher (one job per core), as ``soba-bench run -m``
-runs it. Prints the wall time of the whole sweep, the per-job times, the outcome totals and
-the token-count cache hit rate (tiktoken counts shared through the SQLite store, so every
-item is tokenized about once per sweep, not once per config). Target on the 2-core machine:
-under 60 s.
+runs it. Prints the wall time of the whole sweep, the per-job times, the jobs' replay,
+scoring and writing seconds summed, the outcome totals and the token-count cache hit rate
+(tiktoken counts shared through the SQLite store, so every item is tokenized about once per
+sweep, not once per config). Target on the 2-core machine: under 60 s.
 
 The grid: contextWindow 64k..200k x keepRecentTokens 4k..20k on the 64k/8k preset's
 thresholds (maxOutputTokens 8192, minTokensForAutoCompact 16000, minReclaimableTokens 4000),
@@ -99,6 +99,10 @@ def main() -> None:
                 hits += stats["hits"]
                 misses += stats["misses"]
         job_times = sorted(r["timings"]["wallSeconds"] for r in records)
+        stages = {
+            k: sum(r["timings"].get(k, 0.0) for r in records)
+            for k in ("replaySeconds", "scoreSeconds", "writeSeconds")
+        }
         totals = {
             k: sum(r["totals"][k] for r in records)
             for k in ("entries", "attempts", "completed", "failed", "blocked")
@@ -115,6 +119,13 @@ def main() -> None:
         print(
             f"per job: median {job_times[len(job_times) // 2]:.2f} s, "
             f"max {job_times[-1]:.2f} s; replays/s {len(records) * args.sessions / wall:.1f}"
+        )
+        # Each job times its own stages (wall seconds inside the worker; two workers share
+        # the two cores): what scoring costs beside the replays it scores.
+        replay_s, score_s = stages["replaySeconds"], stages["scoreSeconds"]
+        print(
+            f"stages over the jobs: replay {replay_s:.1f} s, scoring {score_s:.1f} s "
+            f"({score_s / replay_s:.2f}x the replay), writing {stages['writeSeconds']:.1f} s"
         )
         print(
             f"totals: {totals['entries']} entries, {totals['attempts']} attempts "
