@@ -23,8 +23,8 @@ its path under ``path`` (where the source called it ``file_path``, ``filename`` 
 other argument kept. Only a path or command the source's arguments carry is moved, never one
 added. Anything else is left as it was: a patch (it names its files in its text), a poll of
 a running command (Codex's ``write_stdin``), a search or a web fetch (SOBA has no tool for
-them). The ground truth is derived from the source's names
-either way, and the origin counts the calls renamed (``toolNames``).
+them). The ground truth is derived from the source's names either way, and the origin
+counts the calls renamed (``toolNames``).
 """
 
 from __future__ import annotations
@@ -79,7 +79,6 @@ def _under(
     found = next(
         (k for k in keys if k in args and (read(args[k]) if read else args[k]) == value), None
     )
-    written = value if read else None
     if found is None and read is None:
         found = next((k for k in keys if isinstance(args.get(k), str) and args[k].strip()), None)
     if found is None:
@@ -87,7 +86,8 @@ def _under(
     out: dict[str, Any] = {}
     for key, item in args.items():
         if key == found:
-            out[soba_key] = written if written is not None else item
+            # a command in SOBA's form (one string); a path as the agent wrote it
+            out[soba_key] = value if read else item
         elif key != soba_key:
             out[key] = item
     return out
