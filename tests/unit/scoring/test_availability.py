@@ -395,19 +395,27 @@ def test_contradiction_and_invented_paths_count_what_the_capsule_sent_states_wro
     assert clean["inventedPaths"] is None  # it names no path at all
 
 
+def _paths_row(completed: str, **entries: Entry) -> dict:
+    """The availability row of the hand-built session with the capsule's Completed line
+    ``completed`` and the entries at the given positions (``at2=...``) replaced."""
+    replayed = list(REPLAYED)
+    for at, entry in entries.items():
+        replayed[int(at.removeprefix("at"))] = entry
+    state = {**CAPSULE["portableState"], "completed": [completed]}
+    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
+    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    return row
+
+
 def test_a_path_listed_on_its_own_line_is_named_by_the_session():
     # A listing puts each path at the start of a line. Read from the entry's JSON, the
     # newline's escape ("\n") joined the next path ("nsrc/zz/helpers_v2.py"), and a capsule
     # naming a file the session listed was charged an invented path.
     listing = "src/a.py\nsrc/zz/helpers_v2.py\n\tdocs/notes.md\r\nREADME.md"
-    replayed = list(REPLAYED)
-    replayed[3] = item("o1", {"type": "function_call_output", "call_id": "k1", "output": listing})
-    state = {
-        **CAPSULE["portableState"],
-        "completed": ["Read file: src/zz/helpers_v2.py, docs/notes.md and src/made/up.py"],
-    }
-    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
-    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    row = _paths_row(
+        "Read file: src/zz/helpers_v2.py, docs/notes.md and src/made/up.py",
+        at3=item("o1", {"type": "function_call_output", "call_id": "k1", "output": listing}),
+    )
     # Three paths named at each of the two points sent with the capsule; only src/made/up.py
     # is not in the session.
     assert row["pathsNamed"] == 6
@@ -416,17 +424,9 @@ def test_a_path_listed_on_its_own_line_is_named_by_the_session():
 
 def test_a_path_named_from_another_folder_is_not_invented():
     # A tool reads absolute paths; a summary names the file from the repository's root.
-    replayed = list(REPLAYED)
     arguments = json.dumps({"path": "/home/me/parser/src/a.py"})
-    replayed[2] = item(
-        "c1", {"type": "function_call", "name": "read", "arguments": arguments, "call_id": "k1"}
-    )
-    state = {
-        **CAPSULE["portableState"],
-        # the same file, a near miss of its name, and the file under another folder's name
-        "completed": ["Read file: src/a.py; also parser/src/a.pyc and rc/a.py"],
-    }
-    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
-    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    call = {"type": "function_call", "name": "read", "arguments": arguments, "call_id": "k1"}
+    # the same file, a near miss of its name, and the file under another folder's name
+    row = _paths_row("Read file: src/a.py; also parser/src/a.pyc and rc/a.py", at2=item("c1", call))
     assert row["pathsNamed"] == 6
     assert row["inventedPaths"] == pytest.approx(2 / 3)
