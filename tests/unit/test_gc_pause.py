@@ -8,7 +8,7 @@ import gc
 import weakref
 
 from soba_bench.gc_pause import frozen_heap
-from soba_bench.scoring.session import score_replay
+from soba_bench.scoring.session import ScoreContext, score_replay
 from tests.unit.scoring.test_availability import LINES, ONLY, REPLAYED, TRUTH
 
 
@@ -41,7 +41,16 @@ def test_a_callers_freeze_is_left_alone():
         gc.unfreeze()
 
 
-def test_scoring_leaves_the_heap_as_it_found_it():
+def test_scoring_runs_in_a_frozen_heap_and_leaves_it_as_it_found_it(monkeypatch):
+    seen = []
+    counts = ScoreContext.moment_counts
+
+    def spy(self):
+        seen.append(gc.get_freeze_count())  # what was alive when scoring began
+        return counts(self)
+
+    monkeypatch.setattr(ScoreContext, "moment_counts", spy)
     (row,) = score_replay("s", REPLAYED, TRUTH, ONLY, LINES).availability
     assert row["points"] > 0
+    assert len(seen) == 1 and seen[0] > 0
     assert gc.get_freeze_count() == 0
