@@ -183,6 +183,21 @@ class GroundTruth:
                 has_value=True,
                 expected=str(SCHEMA_VERSION),
             )
+        for i, fact in enumerate(data.get("facts") or ()):
+            aliases = fact.get("attributes", {}).get("aliases") if isinstance(fact, dict) else None
+            if aliases is not None and not (
+                isinstance(aliases, list) and all(isinstance(a, str) and a for a in aliases)
+            ):
+                # Scoring reads them as the file's other spellings: a wrong type would be
+                # read as none, and the file as dropped where a summary spells it that way.
+                raise InputError(
+                    "a file fact's aliases must be a list of non-empty strings",
+                    path=source,
+                    field=f"facts[{i}].attributes.aliases",
+                    value=aliases,
+                    has_value=True,
+                    expected="list of paths",
+                )
         try:
             return cls(
                 session=data["session"],

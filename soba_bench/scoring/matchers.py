@@ -326,9 +326,10 @@ class _WordsMatcher:
 
     def _present(self, claim: Claim, index: TextIndex, context: Context) -> bool:
         if claim.kind in ("file_read", "file_modified", "file_renamed"):
-            path = normalize_path(claim.path or claim.text)
+            forms = (normalize_path(claim.path or claim.text), *claim.aliases)
             listed = context.modified if claim.kind == "file_modified" else context.read
-            return path in {normalize_path(p) for p in listed} or index.has_path(path)
+            names = {normalize_path(p) for p in listed}
+            return any(p in names or index.has_path(p) for p in forms)
         if claim.kind == "verification":
             command = claim.command or claim.text
             return command in context.commands or index.has_exact(command)

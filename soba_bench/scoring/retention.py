@@ -96,6 +96,15 @@ def fact_path(fact: Fact) -> str:
     return str(attrs.get("path") or attrs.get("to") or fact.text)
 
 
+def fact_paths(fact: Fact) -> tuple[str, ...]:
+    """Every spelling of the file a file fact names, normalised: :func:`fact_path` first,
+    then the importer's ``aliases`` (the same file relative to, or under, the session's
+    working folder: a tool wrote ``/home/me/repo/src/a.ts``, a summary may write
+    ``src/a.ts``)."""
+    aliases = fact.attributes.get("aliases") or ()
+    return tuple(dict.fromkeys(normalize_path(p) for p in (fact_path(fact), *aliases)))
+
+
 def uses_verdicts(view: View) -> bool:
     return view.index.config.prose_matcher.startswith("verdict")
 
@@ -115,6 +124,7 @@ def claim_of(
         state="stale" if stale else "current",
         result=result,
         path=fact_path(fact) if fact.kind in FILE_KINDS else None,
+        aliases=fact_paths(fact)[1:] if fact.kind in FILE_KINDS else (),
         command=str(attrs.get("command") or fact.text) if fact.kind == "verification" else None,
         replaces=replaces,
     )
@@ -248,9 +258,8 @@ def _present_by_words(fact: Fact, view: View) -> bool:
     """The earlier presence test (structured parts first, then the text's words)."""
     kind = fact.kind
     if kind in FILE_KINDS:
-        path = normalize_path(fact_path(fact))
         listed = view.read_files if kind == "file_read" else view.modified_files
-        return path in listed or view.index.has_path(path)
+        return any(p in listed or view.index.has_path(p) for p in fact_paths(fact))
     if kind == "verification":
         command = str(fact.attributes.get("command") or fact.text)
         return command in view.commands or view.index.has_exact(command)
@@ -306,7 +315,7 @@ def score_view(
     modified_paths = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
     for fact in facts:
         if fact.kind in FILE_KINDS:
-            known_paths.add(normalize_path(fact_path(fact)))
+            known_paths.update(fact_paths(fact))  # a listing spelled either way is no invention
             if fact.kind == "file_renamed" and fact.attributes.get("from"):
                 known_paths.add(normalize_path(str(fact.attributes["from"])))
     for fact in facts:

@@ -120,7 +120,14 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   session names after a folder ("src/a.ts" for "/home/me/repo/src/a.ts") is named too. The
 #   bundled sessions' capsules name paths as the session's calls do, so the golden digest is
 #   unchanged.
-SCORES_REVISION = 9
+# 10 (stop 49): a file fact is found under any spelling of its path the ground truth lists
+#   (``attributes.aliases``: the importers add the path relative to, or under, the session's
+#   working folder): a summary that names "src/a.ts" for a Claude Code tool's
+#   "/home/me/repo/src/a.ts" keeps the file and names no invented one in retention's
+#   hallucinated paths, and an alias a capsule names is no invented path in availability's
+#   inventedPaths. Only imported sessions whose header names a cwd (Claude Code, Codex)
+#   carry aliases, so the golden digest is unchanged.
+SCORES_REVISION = 10
 
 
 @dataclass(frozen=True)

@@ -44,14 +44,18 @@ class Claim:
 
     ``state`` is "current" (live: an open blocker, a current decision) or "stale" (resolved or
     superseded: shown as current it is contradicted). ``result`` is a verification's expected
-    result ("passed" / "failed"), ``path`` a file fact's path, ``command`` a check's command,
-    ``replaces`` the text of the fact this one superseded."""
+    result ("passed" / "failed"), ``path`` a file fact's path (``aliases`` its other
+    spellings), ``command`` a check's command, ``replaces`` the text of the fact this one
+    superseded."""
 
     kind: str
     text: str
     state: str = "current"
     result: str | None = None
     path: str | None = None
+    # The path's other spellings (normalised): the same file relative to, or under, the
+    # session's working folder. Any of them names the file.
+    aliases: tuple[str, ...] = ()
     command: str | None = None
     # The text of the fact this one superseded: it reads much like its successor ("memcached"
     # then "sqlite instead of memcached"), so a statement of it must not count as this one.
@@ -876,13 +880,17 @@ _READ_WORDS = re.compile(
 _REPORT_SECTIONS = ("completed", "inProgress")
 
 
-def _prose_file_state(path: str, context: Context) -> str | None:
-    """How the capsule's own prose reports ``path``: "modified", "read", or None (not
-    reported). A capsule whose prose contradicts its artifact list misinforms the model even
-    though the list is right (SOBA's ledger comes from the engine, the prose from the model)."""
+def _prose_file_state(forms: tuple[str, ...], context: Context) -> str | None:
+    """How the capsule's own prose reports the file (``forms``: its path's spellings):
+    "modified", "read", or None (not reported). A capsule whose prose contradicts its
+    artifact list misinforms the model even though the list is right (SOBA's ledger comes
+    from the engine, the prose from the model)."""
     said: set[str] = set()
     for statement in context.lines_in(_REPORT_SECTIONS):
-        if statement.section not in _REPORT_SECTIONS or not _path_in(path, statement.text):
+        if statement.section not in _REPORT_SECTIONS:
+            continue
+        path = next((p for p in forms if _path_in(p, statement.text)), None)
+        if path is None:
             continue
         head = statement.text[: statement.text.find(path)] if path in statement.text else ""
         if _EDITED_WORDS.search(head):
@@ -919,7 +927,11 @@ def _file_mentions(path: str, context: Context, edits: bool = True) -> tuple[boo
 
 
 def judge_file(claim: Claim, context: Context) -> Verdict:
+    """A file fact, under any spelling of its path (:attr:`Claim.aliases`): listed in the
+    right artifact list or mentioned (an edit call for a modified file) entails it; the
+    other list, or the capsule's prose reporting the other kind of work, contradicts it."""
     path = normalize_path(claim.path or claim.text)
+    forms = (path, *claim.aliases)
     modified = {normalize_path(p) for p in context.modified}
     read = {normalize_path(p) for p in context.read}
     wants_modified = claim.kind == "file_modified"
@@ -927,15 +939,18 @@ def judge_file(claim: Claim, context: Context) -> Verdict:
     if claim.kind == "file_renamed":
         same, other = modified | read, set()  # a rename is a move: either list keeps it
     else:
-        prose = _prose_file_state(path, context)
+        prose = _prose_file_state(forms, context)
         if prose is not None and (prose == "modified") != wants_modified:
             return Verdict(CONTRADICTED, f"capsule prose says {prose}", path)
-    if path in same:
-        return Verdict(ENTAILED, "listed", path)
-    mentioned, edited = _file_mentions(path, context, edits=wants_modified)
-    if wants_modified and edited:
-        return Verdict(ENTAILED, "edited in history", path)
-    if path in other:
+    if listed := next((p for p in forms if p in same), None):
+        return Verdict(ENTAILED, "listed", listed)
+    mentioned, edited = False, False
+    for form in forms:
+        named, by_edit = _file_mentions(form, context, edits=wants_modified)
+        mentioned, edited = mentioned or named, edited or by_edit
+        if edited:
+            return Verdict(ENTAILED, "edited in history", form)
+    if any(p in other for p in forms):
         return Verdict(CONTRADICTED, "listed as " + ("read" if wants_modified else "modified"))
     if mentioned:
         return Verdict(ENTAILED, "mentioned", path)

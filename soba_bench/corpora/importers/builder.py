@@ -78,7 +78,7 @@ class SessionBuilder:
         self.last_timestamp = self.timestamp
         self.cwd = cwd
         self.lines: list[dict[str, Any]] = []
-        self.facts = FactCollector()
+        self.facts = FactCollector(cwd=cwd)
         self.compactions: list[RecordedCompaction] = []
         self.skipped: Counter[str] = Counter()
         self.records = 0

@@ -5,7 +5,9 @@ documented in ``corpora/README.md``, "Imported ground truth").
 * file_read / file_modified: one fact per path, from tool calls whose meaning is known and
   whose result did not fail; a path a later command deletes (``rm``, ``git rm``, a patch's
   ``Delete File``) leaves the modified set (status ``superseded``, ``attributes.deletedAt``),
-  a moved path is replaced by a ``file_renamed`` fact and its destination;
+  a moved path is replaced by a ``file_renamed`` fact and its destination; where the session
+  names its working folder (``cwd``), a file fact lists the path's other spelling under it in
+  ``attributes.aliases`` (see :func:`cwd_aliases`);
 * verification: one fact per test / build / lint / typecheck command (``commands``), with
   every run's exit status; ``active`` when its last run passed and none failed, ``resolved``
   when it failed and then passed, ``open`` when its last run failed, ``unknown`` when the
@@ -20,6 +22,7 @@ entry). Kinds an importer cannot know are listed in ``unknownKinds``.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -161,6 +164,23 @@ def _same_path(known: str, named: str) -> bool:
     return not known.startswith("/") and named.endswith("/" + known.removeprefix("./"))
 
 
+def cwd_aliases(path: str, cwd: str | None) -> list[str]:
+    """The other spelling of ``path`` given the session's working folder: relative to it for
+    an absolute path under it, under it for a relative one. A tool named the file one way, a
+    summary may name it the other; both name one file, so the pair is exact, unlike a suffix
+    rule that would read ``a.ts`` as every ``*/a.ts``. None for a path outside the folder
+    (``../x`` included), a home-relative path, or a folder that is not an absolute POSIX path
+    other than ``/``."""
+    root = (cwd or "").rstrip("/")
+    if not root.startswith("/") or not path or path.startswith("~"):
+        return []
+    if path.startswith("/"):
+        inside = path[len(root) + 1 :].strip("/") if path.startswith(root + "/") else ""
+        return [inside] if inside else []
+    joined = posixpath.normpath(posixpath.join(root, path))
+    return [joined] if joined.startswith(root + "/") else []
+
+
 def _runs_scratch(command: str | None, scratch: tuple[str, ...]) -> bool:
     """Whether a ``python X.py`` line runs a script the agent wrote and later deleted."""
     return any(_same_path(known, script) for script in python_scripts(command) for known in scratch)
@@ -172,6 +192,7 @@ class FactCollector:
 
     goal_text: str | None = None
     goal_entry: str | None = None
+    cwd: str | None = None  # the session's working folder, for the paths' other spelling
     runs: list[_Run] = field(default_factory=list)
     by_call: dict[str, _Run] = field(default_factory=dict)
     # Everything with a file effect, in session order: ("extra", (kind, path, entry)) for
@@ -339,6 +360,8 @@ class FactCollector:
         for (kind, path), ids in files.items():
             counters[kind] += 1
             attributes: dict[str, Any] = {"path": path}
+            if aliases := cwd_aliases(path, self.cwd):
+                attributes["aliases"] = aliases
             status = "active"
             if (kind, path) in gone:
                 at, moved_to = gone[(kind, path)]
@@ -367,7 +390,11 @@ class FactCollector:
                     entry_ids=(entry,),
                     introduced_at=entry,
                     keywords=(src, dst),
-                    attributes={"from": src, "to": dst},
+                    attributes={
+                        "from": src,
+                        "to": dst,
+                        **({"aliases": a} if (a := cwd_aliases(dst, self.cwd)) else {}),
+                    },
                 )
             )
         return out

@@ -62,9 +62,16 @@ def grade_exact(probe: Probe, answer: str, match: MatchConfig = DEFAULT_MATCH) -
     index = TextIndex([answer], match)
     if probe.answer_kind == "paths":
         listed = paths_in(answer)
-        found, missed = _split(probe.expected, lambda p: p in listed or index.has_path(p))
-        known = (*probe.expected, *probe.allowed)
-        return Grade(found, missed, tuple(p for p in listed if p not in known))
+        spelled = {alias: path for alias, path in probe.aliases}  # another spelling -> path
+        forms: dict[str, list[str]] = {}
+        for alias, path in probe.aliases:
+            forms.setdefault(path, []).append(alias)
+        found, missed = _split(
+            probe.expected,
+            lambda p: any(f in listed or index.has_path(f) for f in (p, *forms.get(p, ()))),
+        )
+        known = {*probe.expected, *probe.allowed}
+        return Grade(found, missed, tuple(p for p in listed if spelled.get(p, p) not in known))
     if probe.answer_kind == "commands":
         found, missed = _split(probe.expected, index.has_exact)
         wanted = [_norm(e) for e in (*probe.expected, *probe.allowed)]

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from soba_bench.corpora.truth import Fact
-from soba_bench.scoring.match import STOPWORDS, normalize_path
+from soba_bench.scoring.match import STOPWORDS
+from soba_bench.scoring.retention import fact_paths
 from soba_bench.scoring.timeline import Lifecycle
 
 PROBE_TYPES = ("recall", "artifact", "continuation", "decision")
@@ -56,6 +57,10 @@ class Probe:
     single: bool = False  # one answer expected (the goal), not a list
     allowed: tuple[str, ...] = ()  # not expected, but not wrong either (a passed check)
     fact_ids: tuple[str, ...] = ()
+    # (other spelling, the path it names): a path of ``expected``, ``allowed`` or
+    # ``outdated`` under the session's working folder (the truth's aliases), which an
+    # answer may give instead
+    aliases: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -118,7 +123,7 @@ def _predecessors(fact: Fact, facts: Sequence[Fact]) -> list[Fact]:
 def _value(fact: Fact) -> str:
     """What an answer must give for a fact: its path, its command, or its text."""
     if fact.kind.startswith("file_"):
-        return normalize_path(str(fact.attributes.get("path") or fact.text))
+        return fact_paths(fact)[0]
     if fact.kind == "verification":
         return str(fact.attributes.get("command") or fact.text)
     return fact.text
@@ -164,12 +169,18 @@ def generate_probes(
     for probe_id, (kind, question, fact_kind, mode, answer, cues, single) in _GROUPS.items():
         current = live(fact_kind)
         old = tuple(dict.fromkeys(_value(f) for f in stale(fact_kind)))
+        aliases = tuple(
+            (alias, _value(f))
+            for f in (*current, *stale(fact_kind))
+            if fact_kind.startswith("file_")
+            for alias in fact_paths(f)[1:]
+        )
         # A check that passed and closed is still a verification command, just not a live one.
         allowed, outdated = (old, ()) if fact_kind == "verification" else ((), old)
         groups[probe_id] = [
             Probe(probe_id, kind, question, tuple(dict.fromkeys(_value(f) for f in current)),
                   mode, answer, CUES[cues], outdated=outdated, single=single,
-                  allowed=allowed, fact_ids=tuple(f.id for f in current))
+                  allowed=allowed, fact_ids=tuple(f.id for f in current), aliases=aliases)
         ] if current else []  # fmt: skip
     clarifications = []
     for fact in live("clarification"):

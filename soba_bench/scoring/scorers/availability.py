@@ -43,6 +43,7 @@ from soba_bench.scoring.retention import (
     RETENTION_KINDS,
     evidence,
     fact_path,
+    fact_paths,
     label_of,
     predecessors,
     stated_results,
@@ -107,11 +108,13 @@ class SessionPaths:
     substring of the run it was read from, so the runs holding an occurrence are the only
     ones to read."""
 
-    def __init__(self, items: Iterable[Any]) -> None:
+    def __init__(self, items: Iterable[Any], spellings: Iterable[str] = ()) -> None:
         # A newline is not a path character: no run crosses from one string to the next.
         # Numbers, booleans and null are left out: a run without a "/" is never a path.
         self.text = "\n".join(_strings(items))
-        self._known: dict[str, bool] = {}
+        # The truth's other spellings of the session's files (aliases under its working
+        # folder): "/home/me/repo/src/a.ts" where the session only wrote "src/a.ts".
+        self._known: dict[str, bool] = dict.fromkeys(spellings, True)
 
     def __contains__(self, path: str) -> bool:
         found = self._known.get(path)
@@ -368,7 +371,11 @@ class Availability:
                     and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
                 }
                 if not known:
-                    known.append(SessionPaths(e.item for e in ctx.originals if e.item is not None))
+                    spellings = (
+                        p for f in truth.facts if f.kind in FILE_KINDS for p in fact_paths(f)
+                    )
+                    items = (e.item for e in ctx.originals if e.item is not None)
+                    known.append(SessionPaths(items, spellings))
                 named = capsule_paths(view.texts[0])
                 paths_in[index] = (len(named), sum(p not in known[0] for p in named))
             return in_capsule[index]

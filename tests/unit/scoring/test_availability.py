@@ -5,6 +5,7 @@ own input tokens."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -395,7 +396,7 @@ def test_contradiction_and_invented_paths_count_what_the_capsule_sent_states_wro
     assert clean["inventedPaths"] is None  # it names no path at all
 
 
-def _paths_row(completed: str, **entries: Entry) -> dict:
+def _paths_row(completed: str, truth: GroundTruth = TRUTH, **entries: Entry) -> dict:
     """The availability row of the hand-built session with the capsule's Completed line
     ``completed`` and the entries at the given positions (``at2=...``) replaced."""
     replayed = list(REPLAYED)
@@ -403,7 +404,7 @@ def _paths_row(completed: str, **entries: Entry) -> dict:
         replayed[int(at.removeprefix("at"))] = entry
     state = {**CAPSULE["portableState"], "completed": [completed]}
     replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
-    (row,) = score_replay("s", replayed, TRUTH, ONLY, LINES).availability
+    (row,) = score_replay("s", replayed, truth, ONLY, LINES).availability
     return row
 
 
@@ -430,3 +431,14 @@ def test_a_path_named_from_another_folder_is_not_invented():
     row = _paths_row("Read file: src/a.py; also parser/src/a.pyc and rc/a.py", at2=item("c1", call))
     assert row["pathsNamed"] == 6
     assert row["inventedPaths"] == pytest.approx(2 / 3)
+
+
+def test_a_path_the_truth_spells_under_the_working_folder_is_not_invented():
+    # The session reads "src/a.py"; a summary names the file absolute. Only the truth knows
+    # the working folder (an importer's aliases), and with them the path is the session's.
+    named = "Read file: /home/me/parser/src/a.py"
+    assert _paths_row(named)["inventedPaths"] == 1.0
+    aliases = {"path": "src/a.py", "aliases": ["/home/me/parser/src/a.py"]}
+    facts = tuple(dataclasses.replace(f, attributes=aliases) if f.id == "F" else f for f in FACTS)
+    row = _paths_row(named, truth=GroundTruth("s", None, {}, facts))
+    assert row["pathsNamed"] == 2 and row["inventedPaths"] == 0.0

@@ -122,6 +122,31 @@ def test_exact_grading_normalises_paths_and_lists_wrong_items():
     assert partial.score == pytest.approx(1 / 3)
 
 
+def test_an_answer_may_name_a_file_under_the_working_folder_either_way():
+    # A Claude Code tool wrote the absolute path; the truth's alias is the repository's
+    # spelling, and an answer giving it names the file, not a wrong one.
+    here = "/home/me/repo/src/a.ts"
+    fact = Fact("f1", "file_modified", here, introduced_at="e1",
+                attributes={"path": here, "aliases": ["src/a.ts"]})  # fmt: skip
+    old = "/home/me/repo/src/old.ts"
+    gone = Fact("f2", "file_modified", old, "resolved", introduced_at="e1", resolved_at="e2",
+                attributes={"path": old, "aliases": ["src/old.ts"]})  # fmt: skip
+    lifecycle = Lifecycle(GroundTruth("s", "s", {}, (fact, gone)), Timeline.of(entries(4)))
+    (probe,) = [p for p in generate_probes((fact, gone), lifecycle, 3) if p.id == "modified_files"]
+    assert probe.expected == (here,) and probe.outdated == (old,)
+    assert probe.aliases == (("src/a.ts", here), ("src/old.ts", old))
+    assert grade_exact(probe, "I changed src/a.ts").found == (here,)
+    # a file no longer current, named either way, is still named wrongly
+    assert grade_exact(probe, "I changed src/a.ts and src/old.ts").wrong == ("src/old.ts",)
+    assert grade_exact(probe, f"I changed {here}").wrong == ()
+    relative = grade_exact(probe, "I changed src/a.ts and src/b.ts")
+    assert relative.score == 1.0 and relative.wrong == ("src/b.ts",)
+    # without the alias: the old reading, the file missed and named wrongly
+    bare = Probe(probe.id, probe.type, probe.question, probe.expected, probe.mode,
+                 probe.answer_kind, probe.cues)  # fmt: skip
+    assert grade_exact(bare, "I changed src/a.ts").missed == (here,)
+
+
 def test_exact_grading_of_commands_and_status():
     probe = Probe("verification_commands", "artifact", "?", ("npm test",), "exact", "commands",
                   (), allowed=("npm run lint",))  # fmt: skip

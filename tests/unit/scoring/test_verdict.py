@@ -420,6 +420,34 @@ def test_a_capsule_whose_prose_reports_a_file_wrongly_contradicts_it_despite_its
     assert verdict("file_modified", "src/auth/claims.ts", plan) == "entailed"
 
 
+def test_a_file_is_judged_under_each_spelling_its_claim_lists():
+    # A Claude Code tool reads "/home/me/repo/src/a.ts"; a summary names it from the
+    # repository's root. The truth lists the other spelling (an alias) and any of them
+    # names the file: listed, mentioned, listed as the other kind, or reported by the prose.
+    fact, alias = "/home/me/repo/src/a.ts", ("src/a.ts",)
+    listed = text(read=["src/db/pool.ts"], modified=["src/a.ts"])
+    assert verdict("file_modified", fact, listed, path=fact) == "absent"  # no alias: not it
+    assert verdict("file_modified", fact, listed, path=fact, aliases=alias) == "entailed"
+    assert verdict("file_read", fact, listed, path=fact, aliases=alias) == "contradicted"
+    prose = text(completed=["Read file: src/a.ts"], modified=["/home/me/repo/src/a.ts"])
+    assert verdict("file_modified", fact, prose, path=fact) == "entailed"
+    assert verdict("file_modified", fact, prose, path=fact, aliases=alias) == "contradicted"
+    said = "I looked at src/a.ts before the retry change"
+    assert verdict("file_read", fact, said, path=fact) == "absent"
+    assert verdict("file_read", fact, said, path=fact, aliases=alias) == "entailed"
+    # the reverse: a relative path in the truth, the capsule's list absolute
+    absolute = text(modified=["/home/me/repo/src/a.ts"])
+    assert verdict("file_modified", "src/a.ts", absolute, path="src/a.ts") == "absent"
+    assert (
+        verdict("file_modified", "src/a.ts", absolute, path="src/a.ts", aliases=(fact,))
+        == "entailed"
+    )
+    # the earlier matchers read the aliases too
+    claim = Claim("file_modified", fact, path=fact, aliases=alias)
+    for name in ("fuzzy", "verdict", DEFAULT_MATCHER):
+        assert get_matcher(name).entails(claim, Context.from_texts([listed])), name
+
+
 def test_a_capsule_whose_prose_reports_a_check_wrongly_contradicts_it_despite_its_status():
     flipped = text(
         completed=["Verification run: npm test passed"], commands=["npm test"], status="failed"
