@@ -183,20 +183,22 @@ class GroundTruth:
                 has_value=True,
                 expected=str(SCHEMA_VERSION),
             )
-        for i, fact in enumerate(data.get("facts") or ()):
-            aliases = fact.get("attributes", {}).get("aliases") if isinstance(fact, dict) else None
+        facts = data.get("facts")
+        for i, fact in enumerate(facts if isinstance(facts, list) else ()):
+            attributes = fact.get("attributes") if isinstance(fact, dict) else None
+            aliases = attributes.get("aliases") if isinstance(attributes, dict) else None
             if aliases is not None and not (
                 isinstance(aliases, list) and all(isinstance(a, str) and a for a in aliases)
             ):
-                # Scoring reads them as the file's other spellings: a wrong type would be
-                # read as none, and the file as dropped where a summary spells it that way.
+                # Scoring reads them as a path's or a command's other spellings: a wrong type
+                # would be read as none, and the fact as dropped where a summary spells it so.
                 raise InputError(
-                    "a file fact's aliases must be a list of non-empty strings",
+                    "a fact's aliases must be a list of non-empty strings",
                     path=source,
                     field=f"facts[{i}].attributes.aliases",
                     value=aliases,
                     has_value=True,
-                    expected="list of paths",
+                    expected="list of paths or commands",
                 )
         try:
             return cls(

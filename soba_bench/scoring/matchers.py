@@ -331,8 +331,8 @@ class _WordsMatcher:
             names = {normalize_path(p) for p in listed}
             return any(p in names or index.has_path(p) for p in forms)
         if claim.kind == "verification":
-            command = claim.command or claim.text
-            return command in context.commands or index.has_exact(command)
+            commands = (claim.command or claim.text, *claim.aliases)
+            return any(c in context.commands or index.has_exact(c) for c in commands)
         return index.has_prose(claim.text)
 
     def judge(self, claim: Claim, context: Context) -> Verdict:

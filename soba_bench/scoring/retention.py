@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from soba_bench.corpora.truth import Fact
-from soba_bench.scoring.match import content_words, normalize_path
+from soba_bench.scoring.match import content_words, normalize_command, normalize_path
 from soba_bench.scoring.matchers import get_matcher
 from soba_bench.scoring.timeline import Lifecycle, recorded_results
 from soba_bench.scoring.verdict import ABSENT, CONTRADICTED, ENTAILED, Claim
@@ -96,13 +96,20 @@ def fact_path(fact: Fact) -> str:
     return str(attrs.get("path") or attrs.get("to") or fact.text)
 
 
-def fact_paths(fact: Fact) -> tuple[str, ...]:
-    """Every spelling of the file a file fact names, normalised: :func:`fact_path` first,
-    then the importer's ``aliases`` (the same file relative to, or under, the session's
-    working folder: a tool wrote ``/home/me/repo/src/a.ts``, a summary may write
-    ``src/a.ts``)."""
+def spellings(fact: Fact) -> tuple[str, ...]:
+    """Every spelling of what a file fact or a check names, normalised: its path
+    (:func:`fact_path`) or its command first, then the importer's ``aliases``: the same file
+    relative to, or under, the session's working folder (a tool wrote
+    ``/home/me/repo/src/a.ts``, a summary may write ``src/a.ts``); the same check without a
+    ``cd`` before it or the plumbing of its output (``mix test 2>&1 | head -100`` is
+    ``mix test``). Other kinds: their text."""
     aliases = fact.attributes.get("aliases") or ()
-    return tuple(dict.fromkeys(normalize_path(p) for p in (fact_path(fact), *aliases)))
+    if fact.kind in FILE_KINDS:
+        return tuple(dict.fromkeys(normalize_path(p) for p in (fact_path(fact), *aliases)))
+    if fact.kind == "verification":
+        command = str(fact.attributes.get("command") or fact.text)
+        return tuple(dict.fromkeys(normalize_command(c) for c in (command, *aliases)))
+    return (fact.text,)
 
 
 def uses_verdicts(view: View) -> bool:
@@ -124,7 +131,7 @@ def claim_of(
         state="stale" if stale else "current",
         result=result,
         path=fact_path(fact) if fact.kind in FILE_KINDS else None,
-        aliases=fact_paths(fact)[1:] if fact.kind in FILE_KINDS else (),
+        aliases=spellings(fact)[1:],
         command=str(attrs.get("command") or fact.text) if fact.kind == "verification" else None,
         replaces=replaces,
     )
@@ -259,10 +266,10 @@ def _present_by_words(fact: Fact, view: View) -> bool:
     kind = fact.kind
     if kind in FILE_KINDS:
         listed = view.read_files if kind == "file_read" else view.modified_files
-        return any(p in listed or view.index.has_path(p) for p in fact_paths(fact))
+        return any(p in listed or view.index.has_path(p) for p in spellings(fact))
     if kind == "verification":
-        command = str(fact.attributes.get("command") or fact.text)
-        return command in view.commands or view.index.has_exact(command)
+        commands = (str(fact.attributes.get("command") or fact.text), *spellings(fact)[1:])
+        return any(c in view.commands or view.index.has_exact(c) for c in commands)
     if kind == "skill":
         name = str(fact.attributes.get("name") or fact.text)
         return name in view.skills or view.index.has_exact(name)
@@ -315,7 +322,7 @@ def score_view(
     modified_paths = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
     for fact in facts:
         if fact.kind in FILE_KINDS:
-            known_paths.update(fact_paths(fact))  # a listing spelled either way is no invention
+            known_paths.update(spellings(fact))  # a listing spelled either way is no invention
             if fact.kind == "file_renamed" and fact.attributes.get("from"):
                 known_paths.add(normalize_path(str(fact.attributes["from"])))
     for fact in facts:

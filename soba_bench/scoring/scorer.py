@@ -120,13 +120,15 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   session names after a folder ("src/a.ts" for "/home/me/repo/src/a.ts") is named too. The
 #   bundled sessions' capsules name paths as the session's calls do, so the golden digest is
 #   unchanged.
-# 10 (stop 49): a file fact is found under any spelling of its path the ground truth lists
-#   (``attributes.aliases``: the importers add the path relative to, or under, the session's
-#   working folder): a summary that names "src/a.ts" for a Claude Code tool's
+# 10 (stop 49): a file or a check is found under any spelling the ground truth lists
+#   (``attributes.aliases``: the importers add a path relative to, or under, the session's
+#   working folder, and a check's command without a ``cd`` before it or the plumbing of its
+#   output): a summary that names "src/a.ts" for a Claude Code tool's
 #   "/home/me/repo/src/a.ts" keeps the file and names no invented one in retention's
-#   hallucinated paths, and an alias a capsule names is no invented path in availability's
-#   inventedPaths. Only imported sessions whose header names a cwd (Claude Code, Codex)
-#   carry aliases, so the golden digest is unchanged.
+#   hallucinated paths, an alias a capsule names is no invented path in availability's
+#   inventedPaths, and "mix test --seed 0" reports "mix test --seed 0 2>&1 | head -100". A
+#   check whose command holds a ";" no longer stops the scoring. Only imported truths carry
+#   aliases, so the golden digest is unchanged.
 SCORES_REVISION = 10
 
 

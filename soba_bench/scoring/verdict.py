@@ -972,6 +972,17 @@ def _command_in(command: str, text: str) -> bool:
     return False
 
 
+def _clause_naming(commands: tuple[str, ...], text: str) -> str | None:
+    """The first clause of ``text`` (cut at ``;`` and line breaks) that names one of
+    ``commands``, if the text names one; the whole text when only it does (a command that
+    holds a ``;`` itself, ``cd repo; npm test``: looking for its clause raised
+    StopIteration and stopped the scoring)."""
+    if not any(_command_in(c, text) for c in commands):
+        return None
+    clauses = re.split(r"[;\n]", text)
+    return next((part for part in clauses if any(_command_in(c, part) for c in commands)), text)
+
+
 _EXIT = re.compile(r"\bexit (?:status|code)[:= ]\s*(\d+)", re.IGNORECASE)
 
 
@@ -992,8 +1003,11 @@ def _result_of(text: str) -> str | None:
 
 
 def judge_verification(claim: Claim, context: Context) -> Verdict:
+    """A check, under any spelling of its command (:attr:`Claim.aliases`): listed with the
+    capsule's status, reported by its prose, or run in the history with its result."""
     command = normalize_command(claim.command or claim.text)
-    listed = command in {normalize_command(c) for c in context.commands}
+    forms = (command, *claim.aliases)
+    listed = any(f in {normalize_command(c) for c in context.commands} for f in forms)
     shown: str | None = None  # the result the context shows, newest last
     evidence = ""
     # The capsule's status is one for all its commands: "passed" says each passed, "failed"
@@ -1006,18 +1020,21 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
         shown, evidence = context.status, f"Verification status: {context.status}"
     # The capsule's prose about this command is more specific than the status over all of them.
     for statement in context.lines_in(_REPORT_SECTIONS):
-        if statement.section in _REPORT_SECTIONS and _command_in(command, statement.text):
-            clause = next(c for c in re.split(r"[;\n]", statement.text) if _command_in(command, c))
-            result = _result_of(clause)
-            if result is not None:
-                shown, evidence, listed = result, statement.text[:160], True
-    for index in context.history_containing(command):  # _command_in needs the substring
-        text = context.history[index]
-        if not _command_in(command, text):
+        if statement.section not in _REPORT_SECTIONS:
             continue
+        said = _clause_naming(forms, statement.text)
+        result = _result_of(said) if said is not None else None
+        if result is not None:
+            shown, evidence, listed = result, statement.text[:160], True
+    # _command_in needs the substring; in order, so the newest result is the one kept
+    indices = sorted({i for f in forms for i in context.history_containing(f)})
+    for index in indices:
+        text = context.history[index]
         # The result is in the command's own clause ("`npm test` passes; `npm run build`
         # fails" holds two), or in the output that follows it.
-        clause = next(c for c in re.split(r"[;\n]", text) if _command_in(command, c))
+        clause = _clause_naming(forms, text)
+        if clause is None:
+            continue
         window = [clause, text, *context.history[index + 1 : index + 2]]
         for part in window:
             result = _result_of(part)

@@ -323,6 +323,37 @@ def status_hidden_by_pipe(command: str | None) -> bool:
     return False
 
 
+_CD = re.compile(r"^cd\s+(?:\"[^\"]*\"|'[^']*'|[^\s;&|]+)\s*&&\s*")
+_REDIRECTED = re.compile(r"\s+(?:\d?>>?|&>>?)\s*(?:&\d+|[^\s;&|<>]+)\s*$")
+
+
+def check_spelling(command: str | None) -> str | None:
+    """The check a one-line command runs, as a summary names it: without a leading ``cd DIR
+    &&`` and without what only shapes its output (a redirection, a pipe into ``head``,
+    ``tail``, ``tee``, ``grep``...): ``cd /repo && mix test --seed 0 2>&1 | head -100`` is
+    ``mix test --seed 0``. None when the line is already that, spans lines, or is not one
+    check (``make clean && make`` stays whole: no part of it is the whole check)."""
+    if not command or "\n" in command.strip() or not verification_kind(command):
+        return None
+    line = " ".join(command.split())
+    check = line
+    while m := _CD.match(check):
+        check = check[m.end() :]
+    while True:
+        stages = _PIPE.split(check)
+        last = split_commands(stages[-1]) if len(stages) > 1 else []
+        head = last[0][0].rsplit("/", 1)[-1] if len(last) == 1 and last[0] else ""
+        if head not in _FILTERS:
+            break
+        check = check[: list(_PIPE.finditer(check))[-1].start()].strip()
+    while m := _REDIRECTED.search(check):
+        check = check[: m.start()]
+    check = check.strip()
+    if check == line or len(split_commands(check)) != 1 or not verification_kind(check):
+        return None
+    return check
+
+
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 

@@ -9,9 +9,10 @@ documented in ``corpora/README.md``, "Imported ground truth").
   names its working folder (``cwd``), a file fact lists the path's other spelling under it in
   ``attributes.aliases`` (see :func:`cwd_aliases`);
 * verification: one fact per test / build / lint / typecheck command (``commands``), with
-  every run's exit status; ``active`` when its last run passed and none failed, ``resolved``
-  when it failed and then passed, ``open`` when its last run failed, ``unknown`` when the
-  last run's outcome is not recorded;
+  every run's exit status; ``active`` when its last run passed and none failed,
+  ``resolved`` when it failed and then passed, ``open`` when its last run failed,
+  ``unknown`` when the last run's outcome is not recorded; ``attributes.aliases`` spells the
+  check without a ``cd`` before it or the plumbing of its output (``check_spelling``);
 * blocker: every failing tool result (a non-zero exit code, an error status, a traceback, a
   rejected edit, a timeout, a shell error); ``open`` until a later successful result on the
   same target (the same command, or an edit of the same file), then ``resolved``.
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from soba_bench.corpora.importers.commands import (
+    check_spelling,
     exit_means_no_match,
     failure_handled,
     file_effects,
@@ -449,6 +451,7 @@ class FactCollector:
                     keywords=(command,),
                     attributes={
                         "command": command,
+                        **({"aliases": [a]} if (a := check_spelling(command)) else {}),
                         "category": verification_kind(command),
                         "tool": runs[-1].tool,
                         "exitCode": runs[-1].exit_code,

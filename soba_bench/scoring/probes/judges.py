@@ -60,12 +60,12 @@ def _norm(command: str) -> str:
 def grade_exact(probe: Probe, answer: str, match: MatchConfig = DEFAULT_MATCH) -> Grade:
     """Recall of the expected paths/commands/status in ``answer``, and what it lists wrongly."""
     index = TextIndex([answer], match)
+    forms: dict[str, list[str]] = {}  # a path or command -> its other spellings
+    for alias, named in probe.aliases:
+        forms.setdefault(named, []).append(alias)
     if probe.answer_kind == "paths":
         listed = paths_in(answer)
         spelled = {alias: path for alias, path in probe.aliases}  # another spelling -> path
-        forms: dict[str, list[str]] = {}
-        for alias, path in probe.aliases:
-            forms.setdefault(path, []).append(alias)
         found, missed = _split(
             probe.expected,
             lambda p: any(f in listed or index.has_path(f) for f in (p, *forms.get(p, ()))),
@@ -73,8 +73,12 @@ def grade_exact(probe: Probe, answer: str, match: MatchConfig = DEFAULT_MATCH) -
         known = {*probe.expected, *probe.allowed}
         return Grade(found, missed, tuple(p for p in listed if spelled.get(p, p) not in known))
     if probe.answer_kind == "commands":
-        found, missed = _split(probe.expected, index.has_exact)
-        wanted = [_norm(e) for e in (*probe.expected, *probe.allowed)]
+        found, missed = _split(
+            probe.expected, lambda c: any(index.has_exact(f) for f in (c, *forms.get(c, ())))
+        )
+        wanted = [
+            _norm(f) for e in (*probe.expected, *probe.allowed) for f in (e, *forms.get(e, ()))
+        ]
         wrong = tuple(
             c for c in commands_in(answer) if not any(w in _norm(c) for w in wanted)
         )  # a listed command that contains no expected one

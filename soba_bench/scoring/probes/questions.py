@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from soba_bench.corpora.truth import Fact
 from soba_bench.scoring.match import STOPWORDS
-from soba_bench.scoring.retention import fact_paths
+from soba_bench.scoring.retention import spellings
 from soba_bench.scoring.timeline import Lifecycle
 
 PROBE_TYPES = ("recall", "artifact", "continuation", "decision")
@@ -57,9 +57,9 @@ class Probe:
     single: bool = False  # one answer expected (the goal), not a list
     allowed: tuple[str, ...] = ()  # not expected, but not wrong either (a passed check)
     fact_ids: tuple[str, ...] = ()
-    # (other spelling, the path it names): a path of ``expected``, ``allowed`` or
-    # ``outdated`` under the session's working folder (the truth's aliases), which an
-    # answer may give instead
+    # (other spelling, the path or command it names): a path of ``expected``, ``allowed``
+    # or ``outdated`` under the session's working folder, a check without its ``cd`` or
+    # output plumbing (the truth's aliases), which an answer may give instead
     aliases: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
@@ -123,7 +123,7 @@ def _predecessors(fact: Fact, facts: Sequence[Fact]) -> list[Fact]:
 def _value(fact: Fact) -> str:
     """What an answer must give for a fact: its path, its command, or its text."""
     if fact.kind.startswith("file_"):
-        return fact_paths(fact)[0]
+        return spellings(fact)[0]
     if fact.kind == "verification":
         return str(fact.attributes.get("command") or fact.text)
     return fact.text
@@ -170,10 +170,7 @@ def generate_probes(
         current = live(fact_kind)
         old = tuple(dict.fromkeys(_value(f) for f in stale(fact_kind)))
         aliases = tuple(
-            (alias, _value(f))
-            for f in (*current, *stale(fact_kind))
-            if fact_kind.startswith("file_")
-            for alias in fact_paths(f)[1:]
+            (alias, _value(f)) for f in (*current, *stale(fact_kind)) for alias in spellings(f)[1:]
         )
         # A check that passed and closed is still a verification command, just not a live one.
         allowed, outdated = (old, ()) if fact_kind == "verification" else ((), old)

@@ -43,9 +43,9 @@ from soba_bench.scoring.retention import (
     RETENTION_KINDS,
     evidence,
     fact_path,
-    fact_paths,
     label_of,
     predecessors,
+    spellings,
     stated_results,
 )
 from soba_bench.scoring.scorer import SCORERS, ScoreContext, SessionScores
@@ -371,11 +371,9 @@ class Availability:
                     and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
                 }
                 if not known:
-                    spellings = (
-                        p for f in truth.facts if f.kind in FILE_KINDS for p in fact_paths(f)
-                    )
+                    paths = (p for f in truth.facts if f.kind in FILE_KINDS for p in spellings(f))
                     items = (e.item for e in ctx.originals if e.item is not None)
-                    known.append(SessionPaths(items, spellings))
+                    known.append(SessionPaths(items, paths))
                 named = capsule_paths(view.texts[0])
                 paths_in[index] = (len(named), sum(p not in known[0] for p in named))
             return in_capsule[index]

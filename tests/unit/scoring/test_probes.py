@@ -147,6 +147,23 @@ def test_an_answer_may_name_a_file_under_the_working_folder_either_way():
     assert grade_exact(bare, "I changed src/a.ts").missed == (here,)
 
 
+def test_an_answer_may_name_a_check_without_its_output_plumbing():
+    run = "mix test --seed 0 2>&1 | head -100"
+    fact = Fact("v1", "verification", run, introduced_at="e1",
+                attributes={"command": run, "aliases": ["mix test --seed 0"]})  # fmt: skip
+    lifecycle = Lifecycle(GroundTruth("s", "s", {}, (fact,)), Timeline.of(entries(4)))
+    (probe,) = [
+        p for p in generate_probes((fact,), lifecycle, 3) if p.id == "verification_commands"
+    ]
+    assert probe.aliases == (("mix test --seed 0", run),)
+    answer = "Run `mix test --seed 0`, then `make deploy`."
+    grade = grade_exact(probe, answer)
+    assert grade.found == (run,) and grade.wrong == ("make deploy",)
+    bare = Probe(probe.id, probe.type, probe.question, probe.expected, probe.mode,
+                 probe.answer_kind, probe.cues)  # fmt: skip
+    assert grade_exact(bare, answer).missed == (run,)  # the old reading
+
+
 def test_exact_grading_of_commands_and_status():
     probe = Probe("verification_commands", "artifact", "?", ("npm test",), "exact", "commands",
                   (), allowed=("npm run lint",))  # fmt: skip

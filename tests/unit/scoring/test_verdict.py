@@ -448,6 +448,39 @@ def test_a_file_is_judged_under_each_spelling_its_claim_lists():
         assert get_matcher(name).entails(claim, Context.from_texts([listed])), name
 
 
+def test_a_check_is_judged_under_each_spelling_its_claim_lists():
+    # Claude Code ran "mix test --seed 0 2>&1 | head -100"; a summary reports "mix test
+    # --seed 0". The truth's alias drops only the output's plumbing.
+    run, alias = "mix test --seed 0 2>&1 | head -100", ("mix test --seed 0",)
+    said = text(completed=["Ran `mix test --seed 0`: it passes"])
+    claim = {"command": run, "result": "passed"}
+    assert verdict("verification", run, said, **claim) == "absent"
+    assert verdict("verification", run, said, **claim, aliases=alias) == "entailed"
+    failed = text(completed=["`mix test --seed 0` fails with 2 errors"])
+    assert verdict("verification", run, failed, **claim, aliases=alias) == "contradicted"
+    listed = text(commands=["mix test --seed 0"], status="passed")
+    assert verdict("verification", run, listed, **claim, aliases=alias) == "entailed"
+    # in a history, the newest run's result counts, whichever spelling it was run under
+    history = ["mix test --seed 0 2>&1 | head -100", "3 failures", "mix test --seed 0", "ok"]
+    assert (
+        judge(Claim("verification", run, aliases=alias, **claim), Context.from_texts(history)).label
+        == "entailed"
+    )
+    assert get_matcher("fuzzy").entails(
+        Claim("verification", run, aliases=alias, **claim), Context.from_texts([listed])
+    )
+
+
+def test_a_check_whose_command_holds_a_semicolon_is_judged():
+    # Looking for the one clause naming "cd /x; npm test" found none (the command holds the
+    # ";" the clauses are cut at) and raised StopIteration out of the scoring.
+    run = "cd /x; npm test"
+    assert verdict("verification", run, "ran cd /x; npm test and it passed", command=run,
+                   result="passed") == "entailed"  # fmt: skip
+    assert verdict("verification", run, "ran cd /x; npm test", "FAIL 3 tests failed",
+                   command=run, result="passed") == "contradicted"  # fmt: skip
+
+
 def test_a_capsule_whose_prose_reports_a_check_wrongly_contradicts_it_despite_its_status():
     flipped = text(
         completed=["Verification run: npm test passed"], commands=["npm test"], status="failed"
