@@ -132,6 +132,7 @@ def claim_of(
         result=result,
         path=fact_path(fact) if fact.kind in FILE_KINDS else None,
         aliases=spellings(fact)[1:],
+        problem=fact.kind == "goal" and attrs.get("states") == "problem",
         command=str(attrs.get("command") or fact.text) if fact.kind == "verification" else None,
         replaces=replaces,
     )
@@ -233,7 +234,13 @@ def label_of(
         key = ("label", name, claim)
         found = context.cache.get(key)
         if found is None:
-            found = context.cache[key] = get_matcher(name).label(claim, context)
+            found = get_matcher(name).label(claim, context)
+            if claim.problem and found == CONTRADICTED:
+                # An issue's title states the problem; a summary states the fix, which
+                # negates it ("SSIMLoss result does not have gradient" -> "make SSIMLoss
+                # return a result with a gradient"): the goal kept, not contradicted.
+                found = ENTAILED
+            context.cache[key] = found
         return str(found)
     return ENTAILED if _present_by_words(fact, view) else ABSENT
 
@@ -249,6 +256,8 @@ def present(fact: Fact, view: View) -> bool:
     if uses_verdicts(view) and fact.kind not in ("skill", "secret"):
         context = view.context
         claim = claim_of(fact)
+        if claim.problem:
+            return label_of(fact, view) == ENTAILED  # a contradiction is its fix: the label
         name = view.index.config.prose_matcher
         label = context.cache.get(("label", name, claim))
         if label is not None:

@@ -127,8 +127,11 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   "/home/me/repo/src/a.ts" keeps the file and names no invented one in retention's
 #   hallucinated paths, an alias a capsule names is no invented path in availability's
 #   inventedPaths, and "mix test --seed 0" reports "mix test --seed 0 2>&1 | head -100". A
-#   check whose command holds a ";" no longer stops the scoring. Only imported truths carry
-#   aliases, so the golden digest is unchanged.
+#   check whose command holds a ";" no longer stops the scoring. An imported goal that states
+#   a problem (``attributes.states``: an issue's title, which the importers now take as the
+#   goal of a SWE-bench-style prompt) is kept by a statement of its fix, which the matcher
+#   reads as its negation. Only imported truths carry aliases or problem goals, so the golden
+#   digest is unchanged.
 SCORES_REVISION = 10
 
 

@@ -57,6 +57,9 @@ class Claim:
     # session's working folder. Any of them names the file.
     aliases: tuple[str, ...] = ()
     command: str | None = None
+    # The text states the problem the task is to solve (an issue's title, an imported goal):
+    # a statement of its fix negates it and keeps the goal (retention.label_of).
+    problem: bool = False
     # The text of the fact this one superseded: it reads much like its successor ("memcached"
     # then "sqlite instead of memcached"), so a statement of it must not count as this one.
     replaces: str | None = None

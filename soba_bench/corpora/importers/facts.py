@@ -1,7 +1,9 @@
 """Ground truth an importer can derive mechanically, and nothing more (the rules are
 documented in ``corpora/README.md``, "Imported ground truth").
 
-* goal: the first real user message (the importer says which messages qualify);
+* goal: the first real user message (the importer says which messages qualify); when it
+  hands the agent an issue or PR text in a wrapper (SWE-bench-style prompts), the title of
+  that text (:func:`task_title`; the message is the fact's entry);
 * file_read / file_modified: one fact per path, from tool calls whose meaning is known and
   whose result did not fail; a path a later command deletes (``rm``, ``git rm``, a patch's
   ``Delete File``) leaves the modified set (status ``superseded``, ``attributes.deletedAt``),
@@ -183,6 +185,50 @@ def cwd_aliases(path: str, cwd: str | None) -> list[str]:
     return [joined] if joined.startswith(root + "/") else []
 
 
+# Where a first message hands the agent an issue or PR text (SWE-bench-style prompts of
+# OpenHands, SWE-agent, SWE-Gym, SWE-smith): the text follows one of these, its title first.
+_TASK_MARKERS = ("<pr_description>", "<issue_description>", "<issue>", "\nISSUE:\n")
+# A section label before the title ("**Issue Text**", "## Describe the bug"), not the title.
+_SECTION_LABEL = re.compile(
+    r"^(?:issue(?: text| description)?|(?:bug |problem )?description|describe the bug|"
+    r"bug report|summary|(?:current )?problem|bug)$",
+    re.IGNORECASE,
+)
+_TITLE_LEAD = re.compile(r"^(?:issue|bug|problem)\s*:\s*", re.IGNORECASE)
+_TITLE_MAX = 240
+
+
+def task_title(message: str) -> str | None:
+    """The title of the issue or PR text a first message wraps, as the goal a summary can
+    state: ``<pr_description>`` / ``<issue_description>`` / ``ISSUE:`` then its first line
+    that is not a comment or a section label, without heading marks and an ``Issue:`` lead
+    (``attrs & dataclasses false positive error with slots=True ...``). The whole message,
+    thousands of characters of issue template, code and logs, is found in no summary that
+    words the task itself. None when the message
+    wraps no such text, or its first line is not a title (longer than a sentence of
+    ``_TITLE_MAX`` characters)."""
+    at, marker = next(((message.find(m), m) for m in _TASK_MARKERS if m in message), (-1, ""))
+    if at < 0:
+        return None
+    in_comment = False
+    for raw in message[at + len(marker) :].splitlines():
+        line = raw.strip()
+        if in_comment or line.startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
+        if line.startswith("</"):
+            return None  # the wrapper closed: no title in it
+        text = line.lstrip("#").strip().strip("*").strip()
+        if not text or _SECTION_LABEL.match(text.rstrip(":").strip()):
+            continue
+        text = _TITLE_LEAD.sub("", text)
+        if len(text) > _TITLE_MAX:
+            end = text.find(". ", 0, _TITLE_MAX)
+            return text[: end + 1] if end > 0 else None
+        return text
+    return None
+
+
 def _runs_scratch(command: str | None, scratch: tuple[str, ...]) -> bool:
     """Whether a ``python X.py`` line runs a script the agent wrote and later deleted."""
     return any(_same_path(known, script) for script in python_scripts(command) for known in scratch)
@@ -267,14 +313,21 @@ class FactCollector:
     def build(self) -> tuple[Fact, ...]:
         facts: list[Fact] = []
         if self.goal_text is not None and self.goal_entry is not None:  # set together
+            title = task_title(self.goal_text)
             facts.append(
                 Fact(
                     "goal-001",
                     "goal",
-                    self.goal_text,
+                    title or self.goal_text,
                     entry_ids=(self.goal_entry,),
                     introduced_at=self.goal_entry,
-                    attributes={"derivedFrom": "first user message"},
+                    # An issue's title states the problem: a summary states its fix.
+                    attributes={
+                        "derivedFrom": "the task's title in the first user message",
+                        "states": "problem",
+                    }
+                    if title
+                    else {"derivedFrom": "first user message"},
                 )
             )
         files = self._files()

@@ -94,8 +94,8 @@ OPENHANDS = [
     # id 3 views the folder /workspace: a listing, no file read (no fact since the rule
     # for folder views; it was a "partly" before).
     # output.jsonl (an evaluation output, one instance per row); event ids in the history.
-    (A, "goal-001", "goal", "active", "<uploaded_files>\n/workspace/ponylang__ponyc__0.1", R,
-     "id 1, the task"),
+    (A, "goal-001", "goal", "active", "ponyc segfaults when trying to match using a single", R,
+     "id 1: the issue's title, the first line of <issue_description>"),
     (A, "read-001", "file_read", "active", PONY + "src/libponyc/ast/parser.c", R, "id 13"),
     (A, "modified-001", "file_modified", "active", PONY + "src/libponyc/ast/parser.c", R,
      "id 31 str_replace applied"),
@@ -114,8 +114,8 @@ OPENHANDS = [
      "id 42 exit 127"),
     (A, "blocker-006", "blocker", "open", "`cd /workspace && /workspace/ponylang__ponyc__0.1/"
      "build/bin/ponyc", R, "id 46 exit 127"),
-    (B, "goal-001", "goal", "active", "<uploaded_files>\n/workspace/ponylang__ponyc__0.1", R,
-     "id 1"),
+    (B, "goal-001", "goal", "active", "CommandParser ignores parent default options", R,
+     "id 1: the issue's title"),
     (B, "read-001", "file_read", "active", PONY + "packages/cli/cli.pony", R, "id 27"),
     (B, "read-002", "file_read", "active", PONY + "packages/cli/command_parser.pony", R, "id 40"),
     (B, "modified-001", "file_modified", "active", PONY + "packages/cli/command_parser.pony", R,
@@ -304,16 +304,16 @@ CODEX = [
 T = "swe-smith-trajectories-00"
 ARROW, DSET, SQLF = "/testbed/arrow/", "/testbed/dataset/", "/testbed/src/sqlfluff/core/templaters/"
 TEXT_TOOLS = [
-    (f"{T}1", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
-     "message 1, the PR description (f-string formatting with an empty format string)"),
+    (f"{T}1", "goal-001", "goal", "active", "f-string formatting with empty format string", R,
+     "message 1: the PR description's title (its '# ' heading)"),
     (f"{T}1", "read-001", "file_read", "active", ARROW + "arrow.py", R, "views at 4, 8, 10, 12"),
     (f"{T}1", "modified-001", "file_modified", "superseded", "/testbed/reproduce.py", R,
      "created 14, removed by the rm at 28"),
     (f"{T}1", "modified-002", "file_modified", "active", ARROW + "arrow.py", R, "str_replace 18"),
     (f"{T}1", "modified-003", "file_modified", "superseded", "/testbed/edge_cases.py", R,
      "created 22, removed at 28"),
-    (f"{T}2", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
-     "message 1 (chunked update string formatting)"),
+    (f"{T}2", "goal-001", "goal", "active", "String formatting issue in chunked update", R,
+     "message 1: the PR description's title"),
     (f"{T}2", "read-001", "file_read", "active", DSET + "table.py", R, "views 4, 6"),
     (f"{T}2", "read-002", "file_read", "active", DSET + "chunked.py", R, "view 8"),
     (f"{T}2", "read-003", "file_read", "active", DSET + "util.py", R, "view 10"),
@@ -330,8 +330,8 @@ TEXT_TOOLS = [
     (f"{T}2", "blocker-003", "blocker", "resolved", "`cd /testbed && python test_edge_cases.py` "
      "failed: Error: KeyError: 'id'", R, "33 test case 3 fails; after the edit at 36 the run "
      "at 39 handles it"),
-    (f"{T}3", "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
-     "message 1 (IntermediateFileSlice trimming)"),
+    (f"{T}3", "goal-001", "goal", "active", "Unexpected Behavior in IntermediateFileSlice", R,
+     "message 1: the title, '### Issue: ' cut"),
     (f"{T}3", "read-001", "file_read", "active", SQLF + "python.py", R, "views 4, 6, 8"),
     (f"{T}3", "modified-001", "file_modified", "superseded", "/testbed/reproduce_issue.py", R,
      "created 10, removed at 34"),
@@ -345,8 +345,8 @@ MOTO = "getmoto__moto.694ce1f4.pr_6055__getmoto__moto.694ce1f4.pr_6055.vtqmgmtg"
 REPRO = "`python /testbed/reproduce_error.py` failed: "
 ATHENA = "/testbed/moto/athena/"
 HF = [
-    (LP, "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
-     "message 1 (is_coroutine and generators)"),
+    (LP, "goal-001", "goal", "active", "`is_coroutine` function incorrectly identifies", R,
+     "message 1: the first line after the '**Issue Text**' label"),
     # The view of the folder /testbed at 2 is a listing: no read.
     (LP, "read-001", "file_read", "active", "/testbed/line_profiler/line_profiler.py", R, "4"),
     (LP, "modified-001", "file_modified", "active", "/testbed/reproduce_error.py", R,
@@ -362,8 +362,8 @@ HF = [
      "with __aiter__ method, got coroutine", R, "27; the run at 43 works"),
     (LP, "blocker-004", "blocker", "resolved", REPRO + "TypeError: 'async for' requires an object "
      "with __aiter__ method, got generator", R, "37; fixed by the edits at 38-40 (43)"),
-    (MOTO, "goal-001", "goal", "active", "<uploaded_files>\n/testbed\n</uploaded_files>", R,
-     "message 1 (missing primary workgroup)"),
+    (MOTO, "goal-001", "goal", "active", "Missing primary workgroup and prepared statements", R,
+     "message 1: the PR description's title"),
     (MOTO, "read-001", "file_read", "active", ATHENA + "models.py", R, "4, 60, 62"),
     (MOTO, "read-002", "file_read", "active", ATHENA + "responses.py", R, "6, 64"),
     (MOTO, "read-003", "file_read", "active", ATHENA + "urls.py", R, "8"),
@@ -403,8 +403,8 @@ MYPY, MONAI, MONAI2 = (
 TASK = "<uploaded_files>\n/workspace/"
 VIEW_DIR = "failed: The `view_range` parameter is not allowed when `path` points to a directory"
 OPENAI = [
-    (f"{G}1", "goal-001", "goal", "active", TASK + "python__mypy__1.6", R,
-     "message 1, the PR (attrs slots and __traceback__)"),
+    (f"{G}1", "goal-001", "goal", "active", "attrs & dataclasses false positive error", R,
+     "message 1: the PR's title (attrs slots and __traceback__)"),
     (f"{G}1", "modified-001", "file_modified", "active", MYPY + "reproduce_error.py", R,
      "created 10, never removed"),
     (f"{G}1", "read-001", "file_read", "active", MYPY + "mypy/plugins/attrs.py", R,
@@ -428,8 +428,8 @@ OPENAI = [
      "plugins/attrs.py failed: Invalid `view_range`: [0, 40]", R, "17; the view at 19 works (20)"),
     (f"{G}1", "blocker-005", "blocker", "resolved", "str_replace_editor of " + MYPY + "mypy/"
      "plugins/dataclasses.py failed: Invalid `view_range`: [0, 40]", R, "18; 19 works (21)"),
-    (f"{G}2", "goal-001", "goal", "active", TASK + "Project-MONAI__MONAI__1.1", R,
-     "message 1 (SSIMLoss result does not require grad)"),
+    (f"{G}2", "goal-001", "goal", "active", "SSIMLoss result does not have gradient", R,
+     "message 1: the PR's title"),
     (f"{G}2", "modified-001", "file_modified", "active", MONAI + "reproduce_ssimloss_issue.py", R,
      "created 6"),
     (f"{G}2", "read-001", "file_read", "active", MONAI + "monai/losses/ssim_loss.py", R, "view 10"),
@@ -439,8 +439,8 @@ OPENAI = [
      "str_replace 14, edited (15)"),
     (f"{G}2", "blocker-001", "blocker", "resolved", "str_replace_editor of /workspace/Project-"
      "MONAI__MONAI__1.1 " + VIEW_DIR, R, "3; 4 lists the folder"),
-    (f"{G}3", "goal-001", "goal", "active", TASK + "Project-MONAI__MONAI__1.2", R,
-     "message 1 (collate error with a list of tensors)"),
+    (f"{G}3", "goal-001", "goal", "active", "`convert_to_contiguous` converts tuple to list", R,
+     "message 1: the PR's title (collate error with a list of tensors)"),
     (f"{G}3", "read-001", "file_read", "active", MONAI2 + "monai/transforms/utils.py", R, "view 8"),
     (f"{G}3", "read-002", "file_read", "active", MONAI2 + "monai/data/utils.py", R, "views 8, 11"),
     (f"{G}3", "modified-001", "file_modified", "active", MONAI2 + "reproduce_error.py", R,

@@ -44,7 +44,7 @@ DIGESTS = {
     8: "ece3cc5f3dea129eb0b9c5c7011a17c27adce6550a551a675e46cd106927bb2f",
     # a session's paths read from its strings, a path's end named: these name them as calls do
     9: "ece3cc5f3dea129eb0b9c5c7011a17c27adce6550a551a675e46cd106927bb2f",
-    # a path's or a check's other spellings: only imported truths list them, these do not
+    # other spellings of paths and checks, problem goals: only imported truths have them
     10: "ece3cc5f3dea129eb0b9c5c7011a17c27adce6550a551a675e46cd106927bb2f",
 }
 
