@@ -130,8 +130,13 @@ DEFAULT_SCORERS = ("availability", "outcomes", "retention", "soba_quality", "fai
 #   check whose command holds a ";" no longer stops the scoring. An imported goal that states
 #   a problem (``attributes.states``: an issue's title, which the importers now take as the
 #   goal of a SWE-bench-style prompt) is kept by a statement of its fix, which the matcher
-#   reads as its negation. Only imported truths carry aliases or problem goals, so the golden
-#   digest is unchanged.
+#   reads as its negation. Availability: a capsule states wrongly (``contradicted``) only a
+#   fact introduced before its retained tail, what its writer read (a file edited after that
+#   span, listed as read, was charged to it); a recorded check is judged by its result then,
+#   and the capsule presents it only at a request whose result it reports (both read the
+#   session's final result: a capsule that reported the red run before the fix was wrong
+#   and, once the check passed, read as presenting it). On generated sessions, SOBA's
+#   contradicted (request, fact) pairs fell by a quarter to a third; the golden digest moved.
 SCORES_REVISION = 10
 
 

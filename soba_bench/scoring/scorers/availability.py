@@ -53,6 +53,7 @@ from soba_bench.scoring.timeline import NEVER
 from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
 
 FILE = "file"
+CHECK_RESULTS = ("passed", "failed")  # what a verification's run shows (stated_results)
 AVAILABILITY_KINDS = (
     "goal",
     "constraint",
@@ -171,7 +172,7 @@ class VisibleFacts:
     verification whose runs the truth records (:func:`~soba_bench.scoring.retention.stated_results`)
     and None for any other fact; a fact is visible when it is live and is a skill, is
     presented by the current capsule, or has a hit (a verification: one showing its result at
-    the request, which changes with each run)."""
+    the request, which changes with each run; the capsule too must report that result)."""
 
     def __init__(self, ctx: ScoreContext, facts: list[Fact], capsule_has) -> None:
         self.walk = ctx.walk
@@ -213,15 +214,19 @@ class VisibleFacts:
         self.pinned: tuple[int, ...] = ()
         self.masked = -1
         self.capsule: int | None = None
-        self.shown: set[str] = set()
+        # what the capsule presents: fact ids, and (id, result) for each result it reports
+        # of a verification whose runs the truth records
+        self.shown: set[str | tuple[str, str]] = set()
 
     def _recount(self, fid: str) -> None:
-        if fid in self.result:  # a verification: an entry that shows its result now
+        if fid in self.result:  # a verification: an entry, or the capsule, shows its result now
             said = self.result[fid]
             in_tail = said is not None and self.hits.get((fid, said), 0) > 0
+            shown = said is not None and (fid, said) in self.shown
         else:
             in_tail = self.hits.get((fid, None), 0) > 0
-        now = fid in self.live and (fid in self.skill or fid in self.shown or in_tail)
+            shown = fid in self.shown
+        now = fid in self.live and (fid in self.skill or shown or in_tail)
         if now != (fid in self.visible):
             kind = self.kind[fid]
             if now:
@@ -308,8 +313,8 @@ class VisibleFacts:
             old = self.shown
             self.capsule = point.prefix
             self.shown = self.capsule_has(point.prefix) if point.prefix is not None else set()
-            for fid in old ^ self.shown:
-                self._recount(fid)
+            for key in old ^ self.shown:
+                self._recount(key[0] if isinstance(key, tuple) else key)
 
 
 @SCORERS.register("availability")
@@ -333,7 +338,7 @@ class Availability:
             if f.kind in RETENTION_KINDS and f.kind not in unknown and lifecycle.start[f.id] < NEVER
         ]
         facts.sort(key=lambda f: lifecycle.start[f.id])
-        in_capsule: dict[int, set[str]] = {}
+        in_capsule: dict[int, set[str | tuple[str, str]]] = {}
         wrong_in: dict[int, set[str]] = {}
         paths_in: dict[int, tuple[int, int]] = {}
         modified = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
@@ -350,7 +355,21 @@ class Availability:
                 first, last = sent.get(point.prefix, (point.at, point.at))
                 sent[point.prefix] = (min(first, point.at), max(last, point.at))
 
-        def capsule_has(index: int) -> set[str]:
+        made_at: dict[str, int] = {}  # a capsule's id -> the original entries before it
+
+        def known_until(index: int) -> int:
+            """The original entries a capsule's writer read: those before its retained tail
+            (its compacted span), or all before it when it keeps none."""
+            entry = ctx.replayed[index]
+            kept = (entry.data.get("provenance") or {}).get("firstKeptEntryId")
+            at = ctx.timeline.at(kept) if isinstance(kept, str) else NEVER
+            if at < NEVER:
+                return at
+            if not made_at:
+                made_at.update(ctx.timeline.replay_points(ctx.replayed))
+            return made_at.get(entry.id or "", NEVER)
+
+        def capsule_has(index: int) -> set[str | tuple[str, str]]:
             if index not in in_capsule:
                 view = ctx.capsule_view(ctx.replayed[index].data)
                 first, last = sent[index]
@@ -361,15 +380,36 @@ class Availability:
                     if self.every_fact
                     or (lifecycle.start[f.id] < last and lifecycle.end[f.id] >= first)
                 ]
-                labels = {f.id: label_of(f, view, replaces=replaced.get(f.id)) for f in asked}
-                in_capsule[index] = {i for i, label in labels.items() if label == ENTAILED}
-                wrong_in[index] = {
-                    f.id
-                    for f in asked
-                    if labels[f.id] == CONTRADICTED
-                    # read and modified both: listed under Modified is right (as retention)
-                    and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
-                }
+                # A capsule states wrongly only what was so before it was written: a fact
+                # introduced in its tail or later (a file edited after the span it read, a
+                # decision taken since) is not one it can contradict; a check it reports is
+                # judged by its result then, and it presents the check only at a request
+                # whose result it reports (VisibleFacts), not by the session's last result,
+                # which read a report of the red run before a fix as wrong (stop 49).
+                cutoff = known_until(index)
+                shown: set[str | tuple[str, str]] = set()
+                wrong: set[str] = set()
+                for f in asked:
+                    replaces = replaced.get(f.id)
+                    if stated_results(f) is None:
+                        label = label_of(f, view, replaces=replaces)
+                        if label == ENTAILED:
+                            shown.add(f.id)
+                    else:
+                        said = {
+                            r: label_of(f, view, result=r, replaces=replaces) for r in CHECK_RESULTS
+                        }
+                        shown.update((f.id, r) for r, label in said.items() if label == ENTAILED)
+                        then = lifecycle.result_at(f, cutoff)
+                        label = said[then] if then is not None else ENTAILED
+                    if (
+                        label == CONTRADICTED
+                        and lifecycle.start[f.id] < cutoff
+                        # read and modified both: listed under Modified is right (as retention)
+                        and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
+                    ):
+                        wrong.add(f.id)
+                in_capsule[index], wrong_in[index] = shown, wrong
                 if not known:
                     paths = (p for f in truth.facts if f.kind in FILE_KINDS for p in spellings(f))
                     items = (e.item for e in ctx.originals if e.item is not None)

@@ -18,8 +18,10 @@ from soba_bench.meter import get_meter
 from soba_bench.replay.rules import ReplayOptions
 from soba_bench.replay.simulator import replay_session
 from soba_bench.scoring.points import PointWalk, requests_of, sample_keys
+from soba_bench.scoring.retention import label_of
 from soba_bench.scoring.scorer import ScoreConfig
 from soba_bench.scoring.session import SCORERS, score_replay
+from soba_bench.scoring.views import capsule_view
 from soba_bench.session import entries as E
 from soba_bench.session.build_input import build_input
 from soba_bench.session.entries import Entry
@@ -301,12 +303,26 @@ def test_a_bad_point_limit_is_an_input_error():
 
 def oracle_points(ctx):
     """The straightforward availability of every request: all live facts checked against the
-    whole input at each point (what the incremental state must reproduce)."""
+    whole input at each point (what the incremental state must reproduce), and the live
+    facts the capsule sent there states wrongly. A recorded check is presented by the capsule
+    when it reports the check's result at the request. A capsule states wrongly only what was
+    so before its retained tail (what its writer read): a fact introduced before it that its
+    label contradicts, a recorded check by its result then."""
     from bisect import bisect_right
 
     from soba_bench.compactors.rival_branch import is_output
-    from soba_bench.scoring.retention import RETENTION_KINDS, evidence, present, stated_results
+    from soba_bench.scoring.match import normalize_path
+    from soba_bench.scoring.retention import (
+        RETENTION_KINDS,
+        evidence,
+        fact_path,
+        label_of,
+        predecessors,
+        present,
+        stated_results,
+    )
     from soba_bench.scoring.scorers.availability import kind_of
+    from soba_bench.scoring.verdict import CONTRADICTED, ENTAILED
     from soba_bench.scoring.views import capsule_view
 
     walk, lifecycle = ctx.walk, ctx.lifecycle
@@ -321,30 +337,54 @@ def oracle_points(ctx):
             said_at[fact.id] = {
                 walk.position[i]: r for i, r in states.items() if i in walk.position
             }
+    replaced = predecessors(ctx.truth.facts)
+    modified = {normalize_path(fact_path(f)) for f in facts if f.kind == "file_modified"}
+    made_at = ctx.timeline.replay_points(ctx.replayed)
     rows = []
     for point in ctx.point_inputs:
-        shown = set()
+        shown, wrong, view = set(), set(), None
         if point.prefix is not None:
-            view = capsule_view(ctx.replayed[point.prefix].data, ctx.config.match)
-            shown = {f.id for f in facts if present(f, view)}
-        live, visible = {}, {}
+            capsule = ctx.replayed[point.prefix]
+            view = capsule_view(capsule.data, ctx.config.match)
+            shown = {f.id for f in facts if f.id not in said_at and present(f, view)}
+            kept = (capsule.data.get("provenance") or {}).get("firstKeptEntryId")
+            cutoff = ctx.timeline.position.get(kept, made_at[capsule.id])
+            for f in facts:
+                result = lifecycle.result_at(f, cutoff) if f.id in said_at else None
+                if (
+                    lifecycle.start[f.id] < cutoff
+                    and (f.id not in said_at or result is not None)
+                    and label_of(f, view, result=result, replaces=replaced.get(f.id))
+                    == CONTRADICTED
+                    and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
+                ):
+                    wrong.add(f.id)
+        live, visible, stated_wrongly = {}, {}, 0
         for fact in facts:
             if not lifecycle.live_at(fact, point.at):
                 continue
             kind = kind_of(fact)
             live[kind] = live.get(kind, 0) + 1
+            stated_wrongly += fact.id in wrong
             seen = seen_at[fact.id][: bisect_right(seen_at[fact.id], point.end - 1)]
-            if fact.id in said_at:  # only an entry showing its result at this request
+            by_capsule = fact.id in shown
+            if fact.id in said_at:  # only an entry, or the capsule, showing its result now
                 now = lifecycle.result_at(fact, point.at)
                 seen = [i for i, r in said_at[fact.id].items() if r == now and i < point.end]
+                by_capsule = (
+                    view is not None
+                    and now is not None
+                    and label_of(fact, view, result=now, replaces=replaced.get(fact.id)) == ENTAILED
+                )
             in_tail = any(
                 (i >= point.start or i in point.pinned)
                 and (i > point.masked or not is_output(ctx.replayed[i].item))
                 for i in seen
             )
-            if not point.request.refused and (fact.kind == "skill" or fact.id in shown or in_tail):
+            if not point.request.refused and (fact.kind == "skill" or by_capsule or in_tail):
                 visible[kind] = visible.get(kind, 0) + 1
-        rows.append((live, visible))
+        sent = point.prefix is not None and not point.request.refused
+        rows.append((live, visible, stated_wrongly if sent else 0))
     return rows
 
 
@@ -370,7 +410,9 @@ def test_the_incremental_state_matches_the_straightforward_count(strategy, varia
     expected = oracle_points(ScoreContext("s", trace.entries, truth, config, trace.check_lines()))
     got = [(p["live"], p["visible"]) for p in scores.points]
     assert len(got) == len(expected) > 100
-    assert got == expected
+    assert got == [(live, visible) for live, visible, _ in expected]
+    (row,) = scores.availability
+    assert row["contradicted"] == sum(wrong for _, _, wrong in expected)
 
 
 def test_contradiction_and_invented_paths_count_what_the_capsule_sent_states_wrongly():
@@ -394,6 +436,26 @@ def test_contradiction_and_invented_paths_count_what_the_capsule_sent_states_wro
     (clean,) = score_replay("s", REPLAYED, TRUTH, ONLY, LINES).availability
     assert clean["contradiction"] == 0.0 and clean["contradicted"] == 0
     assert clean["inventedPaths"] is None  # it names no path at all
+
+
+def test_a_capsule_is_not_charged_with_what_happened_after_the_span_it_read():
+    # The capsule read u1 a1 (it keeps c1 onwards); the constraint comes in u3, later. A
+    # capsule that negates it could not have known it: no contradiction (before stop 49 it
+    # was one at R4, where the constraint is live). The negated decision (a1) still is.
+    state = {
+        **CAPSULE["portableState"],
+        "decisions": [{"decision": "Do not store settings in sqlite tables"}],
+        "constraints": ["Always open a network socket"],
+    }
+    replayed = list(REPLAYED)
+    replayed[4] = Entry(E.CONTEXT_CAPSULE, {**CAPSULE, "portableState": state})
+    config = dataclasses.replace(
+        ONLY, match=dataclasses.replace(ONLY.match, prose_matcher="verdict")
+    )
+    constraint = next(f for f in FACTS if f.id == "C")
+    assert label_of(constraint, capsule_view(replayed[4].data, config.match)) == "contradicted"
+    (row,) = score_replay("s", replayed, TRUTH, config, LINES).availability
+    assert row["contradicted"] == 2  # the decision at R2 and R4
 
 
 def _paths_row(completed: str, truth: GroundTruth = TRUTH, **entries: Entry) -> dict:
