@@ -21,6 +21,16 @@ from soba_bench.session.entries import Entry
 from soba_bench.session.model import Session
 
 REAL = Path(__file__).parents[2] / "data" / "importers" / "real"
+# A window small enough that SOBA compacts the real logs (the longest hold 30-60k tokens).
+COMPACTING = {
+    "contextWindow": 32000,
+    "maxOutputTokens": 1024,
+    "compaction": {
+        "keepRecentTokens": 1500,
+        "minTokensForAutoCompact": 2000,
+        "minReclaimableTokens": 500,
+    },
+}
 
 
 @pytest.mark.parametrize(
@@ -71,17 +81,7 @@ def test_an_unknown_choice_is_refused_naming_the_field():
 def _ledgers(fmt: str, tool_names: str) -> tuple[set[str], set[str], dict]:
     """(files and checks SOBA's capsules list, files the truth names, the origins' renames)
     over the format's real logs, each replayed in a window small enough to compact them."""
-    engine = build_engine_config(
-        {
-            "contextWindow": 32000,
-            "maxOutputTokens": 1024,
-            "compaction": {
-                "keepRecentTokens": 1500,
-                "minTokensForAutoCompact": 2000,
-                "minReclaimableTokens": 500,
-            },
-        }
-    )
+    engine = build_engine_config(COMPACTING)
     listed: set[str] = set()
     truth: set[str] = set()
     renamed: dict[str, int] = {}

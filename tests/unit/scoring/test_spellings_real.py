@@ -30,20 +30,10 @@ from soba_bench.scoring.session import score_replay
 from soba_bench.session import entries as E
 from soba_bench.session.entries import Entry
 from soba_bench.session.model import Session
+from tests.unit.corpora.test_soba_tools import COMPACTING
 
 REAL = Path(__file__).parents[2] / "data" / "importers" / "real"
-# small enough that SOBA compacts these sessions (tests/unit/corpora/test_soba_tools.py)
-ENGINE = build_engine_config(
-    {
-        "contextWindow": 32000,
-        "maxOutputTokens": 1024,
-        "compaction": {
-            "keepRecentTokens": 1500,
-            "minTokensForAutoCompact": 2000,
-            "minReclaimableTokens": 500,
-        },
-    }
-)
+ENGINE = build_engine_config(COMPACTING)
 # the rules alone: what is tested is how a file is looked up, not the models
 CONFIG = ScoreConfig(
     scorers=("availability", "retention"),
