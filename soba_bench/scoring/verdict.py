@@ -44,8 +44,8 @@ class Claim:
 
     ``state`` is "current" (live: an open blocker, a current decision) or "stale" (resolved or
     superseded: shown as current it is contradicted). ``result`` is a verification's expected
-    result ("passed" / "failed"), ``path`` a file fact's path (``aliases`` its other
-    spellings), ``command`` a check's command, ``replaces`` the text of the fact this one
+    result ("passed" / "failed"), ``path`` a file fact's path, ``command`` a check's command
+    (``aliases`` their other spellings), ``replaces`` the text of the fact this one
     superseded."""
 
     kind: str
@@ -53,8 +53,9 @@ class Claim:
     state: str = "current"
     result: str | None = None
     path: str | None = None
-    # The path's other spellings (normalised): the same file relative to, or under, the
-    # session's working folder. Any of them names the file.
+    # Other spellings of the path or the command (normalised): the same file relative to, or
+    # under, the session's working folder; the same check without a ``cd`` before it or the
+    # plumbing of its output. Any of them names it.
     aliases: tuple[str, ...] = ()
     command: str | None = None
     # The text states the problem the task is to solve (an issue's title, an imported goal):

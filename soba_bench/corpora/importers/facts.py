@@ -204,9 +204,8 @@ def task_title(message: str) -> str | None:
     that is not a comment or a section label, without heading marks and an ``Issue:`` lead
     (``attrs & dataclasses false positive error with slots=True ...``). The whole message,
     thousands of characters of issue template, code and logs, is found in no summary that
-    words the task itself. None when the message
-    wraps no such text, or its first line is not a title (longer than a sentence of
-    ``_TITLE_MAX`` characters)."""
+    words the task itself. None when the message wraps no such text, or its first line is
+    not a title (longer than a sentence of ``_TITLE_MAX`` characters)."""
     at, marker = next(((message.find(m), m) for m in _TASK_MARKERS if m in message), (-1, ""))
     if at < 0:
         return None

@@ -395,15 +395,16 @@ class Availability:
                         label = label_of(f, view, replaces=replaces)
                         if label == ENTAILED:
                             shown.add(f.id)
+                        stated_wrongly = label == CONTRADICTED
                     else:
                         said = {
                             r: label_of(f, view, result=r, replaces=replaces) for r in CHECK_RESULTS
                         }
                         shown.update((f.id, r) for r, label in said.items() if label == ENTAILED)
-                        then = lifecycle.result_at(f, cutoff)
-                        label = said[then] if then is not None else ENTAILED
+                        then = lifecycle.result_at(f, cutoff)  # None: no run it could report
+                        stated_wrongly = then is not None and said[then] == CONTRADICTED
                     if (
-                        label == CONTRADICTED
+                        stated_wrongly
                         and lifecycle.start[f.id] < cutoff
                         # read and modified both: listed under Modified is right (as retention)
                         and not (f.kind == "file_read" and normalize_path(fact_path(f)) in modified)
