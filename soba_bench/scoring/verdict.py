@@ -1011,7 +1011,7 @@ def judge_verification(claim: Claim, context: Context) -> Verdict:
     capsule's status, reported by its prose, or run in the history with its result."""
     command = normalize_command(claim.command or claim.text)
     forms = (command, *claim.aliases)
-    listed = any(f in {normalize_command(c) for c in context.commands} for f in forms)
+    listed = not {normalize_command(c) for c in context.commands}.isdisjoint(forms)
     shown: str | None = None  # the result the context shows, newest last
     evidence = ""
     # The capsule's status is one for all its commands: "passed" says each passed, "failed"

@@ -167,11 +167,9 @@ def generate_probes(
 
     groups: dict[str, list[Probe]] = {}
     for probe_id, (kind, question, fact_kind, mode, answer, cues, single) in _GROUPS.items():
-        current = live(fact_kind)
-        old = tuple(dict.fromkeys(_value(f) for f in stale(fact_kind)))
-        aliases = tuple(
-            (alias, _value(f)) for f in (*current, *stale(fact_kind)) for alias in spellings(f)[1:]
-        )
+        current, over = live(fact_kind), stale(fact_kind)
+        old = tuple(dict.fromkeys(_value(f) for f in over))
+        aliases = tuple((alias, _value(f)) for f in (*current, *over) for alias in spellings(f)[1:])
         # A check that passed and closed is still a verification command, just not a live one.
         allowed, outdated = (old, ()) if fact_kind == "verification" else ((), old)
         groups[probe_id] = [
